@@ -1,0 +1,90 @@
+package io.aigw.runtime.api;
+
+import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.routing.RoutingTable;
+import io.aigw.runtime.upstream.ChatForwarder;
+import io.helidon.http.HttpMediaType;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * {@code POST /api/v1/chat/completions}: reads and validates the body, routes it by the model's
+ * prefix ({@code gateway/auto} along the fallback chain) and hands it to the upstream layer.
+ */
+public final class ChatCompletionsService implements HttpService {
+    private final RoutingTable routing;
+    private final ChatForwarder forwarder;
+    private final long maxBodyBytes;
+
+    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, long maxBodyBytes) {
+        this.routing = routing;
+        this.forwarder = forwarder;
+        this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/", this::create);
+    }
+
+    private void create(ServerRequest request, ServerResponse response) {
+        requireJson(request);
+        ChatRequest chat = ChatRequest.parse(readBody(request));
+        if (RoutingTable.AUTO_MODEL.equals(chat.model())) {
+            List<Route> chain = routing.byPriority().stream()
+                    .filter(forwarder::usable)
+                    .map(provider -> new Route(provider, provider.defaultModel()))
+                    .toList();
+            forwarder.forwardWithFallback(chat, chain, response);
+        } else {
+            forwarder.forward(chat, routing.route(chat.model()), response);
+        }
+    }
+
+    /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */
+    private static void requireJson(ServerRequest request) {
+        request.headers().contentType().ifPresent(type -> {
+            String subtype = type.mediaType().subtype();
+            if (!type.mediaType().type().equalsIgnoreCase("application")
+                    || !(subtype.equalsIgnoreCase("json") || subtype.toLowerCase().endsWith("+json"))) {
+                throw new ApiException(new ApiError(Status.UNSUPPORTED_MEDIA_TYPE_415, "The request body must be JSON"
+                        + " sent with 'Content-Type: application/json', not '" + text(type) + "'.",
+                        "invalid_request_error", null, "unsupported_media_type"));
+            }
+        });
+    }
+
+    private byte[] readBody(ServerRequest request) {
+        if (request.headers().contentLength().orElse(0) > maxBodyBytes) {
+            throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
+        }
+        try (InputStream in = request.content().inputStream()) {
+            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+            if (body.length > maxBodyBytes) {
+                throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
+            }
+            if (body.length == 0) {
+                throw new ApiException(ApiError.invalidRequest(null, "The request body is empty; send a JSON"
+                        + " object with 'model' and 'messages'."));
+            }
+            return body;
+        } catch (IOException | UncheckedIOException e) {
+            throw new ApiException(ApiError.invalidRequest(null, "The request body could not be read: it was cut"
+                    + " short or its encoding is broken."));
+        }
+    }
+
+    private static String text(HttpMediaType type) {
+        String text = type.text();
+        return text.length() > 100 ? text.substring(0, 100) + "..." : text;
+    }
+}

@@ -1,0 +1,57 @@
+package io.aigw.runtime.auth;
+
+import io.aigw.runtime.config.ConfigurationException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * The one workspace key given by {@code GATEWAY_MASTER_KEY}, or made at startup. Only its SHA-256
+ * hash is kept; presented keys are hashed and compared in constant time.
+ */
+public final class MasterKey implements WorkspaceKeys {
+    /** The id logs and usage records show for this key; never the key itself. */
+    public static final String ID = "master";
+
+    private final byte[] hash;
+
+    private MasterKey(String key) {
+        this.hash = sha256(key);
+    }
+
+    /**
+     * Accepts a configured key.
+     *
+     * @throws ConfigurationException when the key lacks the {@code sk-gw-} prefix or is too short
+     */
+    public static MasterKey of(String key) {
+        if (!key.startsWith(PREFIX) || key.length() < PREFIX.length() + 16) {
+            throw new ConfigurationException("GATEWAY_MASTER_KEY must start with '" + PREFIX + "' and carry at"
+                    + " least 16 more characters; make one with: echo " + PREFIX + "$(openssl rand -hex 24)");
+        }
+        return new MasterKey(key);
+    }
+
+    /** Returns a new random key: {@code sk-gw-} and 32 random bytes, URL-safe base64. */
+    public static String generate() {
+        byte[] random = new byte[32];
+        new SecureRandom().nextBytes(random);
+        return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    }
+
+    @Override
+    public Optional<String> authenticate(String presentedKey) {
+        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(ID) : Optional.empty();
+    }
+
+    static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+}

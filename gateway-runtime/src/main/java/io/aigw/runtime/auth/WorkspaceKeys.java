@@ -1,0 +1,15 @@
+package io.aigw.runtime.auth;
+
+import java.util.Optional;
+
+/** Decides whether a presented workspace key is valid. */
+public interface WorkspaceKeys {
+    /** The prefix every workspace key carries. */
+    String PREFIX = "sk-gw-";
+
+    /**
+     * Returns the id of the key, or empty when it is unknown or revoked. Implementations take about
+     * the same time for every wrong key, so that timing tells a caller nothing.
+     */
+    Optional<String> authenticate(String presentedKey);
+}

@@ -1,0 +1,126 @@
+package io.aigw.runtime.config;
+
+import io.helidon.config.Config;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads settings from the environment and the configuration file, the environment first.
+ *
+ * <p>Every configuration key is overridable by the environment variable spelt like it in upper
+ * case with {@code .} and {@code -} as {@code _}: {@code gateway.max-body-size} by
+ * {@code GATEWAY_MAX_BODY_SIZE}. One rule for every key means the README can document it once.
+ */
+public final class Settings {
+    private final Config config;
+    private final Map<String, String> environment;
+
+    public Settings(Config config, Map<String, String> environment) {
+        this.config = config;
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** Returns the environment variable that overrides {@code key}. */
+    public static String environmentName(String key) {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** Returns the value of {@code key}, or empty when neither the environment nor the file sets it. */
+    public Optional<String> get(String key) {
+        return environment(environmentName(key)).or(() -> config.get(key).asString().asOptional())
+                .filter(value -> !value.isBlank());
+    }
+
+    /** Returns the value of a named environment variable, empty when unset or blank. */
+    public Optional<String> environment(String name) {
+        return Optional.ofNullable(environment.get(name)).filter(value -> !value.isBlank());
+    }
+
+    public String get(String key, String defaultValue) {
+        return get(key).orElse(defaultValue);
+    }
+
+    public int getInt(String key, int defaultValue) {
+        return get(key).map(value -> parseInt(key, value)).orElse(defaultValue);
+    }
+
+    public long getLong(String key, long defaultValue) {
+        return get(key).map(value -> parseLong(key, value)).orElse(defaultValue);
+    }
+
+    public boolean getBoolean(String key, boolean defaultValue) {
+        return get(key).map(value -> parseBoolean(key, value)).orElse(defaultValue);
+    }
+
+    /** Reads a duration such as {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h} or {@code PT10S}. */
+    public Duration getDuration(String key, Duration defaultValue) {
+        return get(key).map(value -> parseDuration(key, value)).orElse(defaultValue);
+    }
+
+    /** Returns the leaves under {@code key} as a map, in file order (for header maps and the like). */
+    public Map<String, String> getMap(String key) {
+        Map<String, String> map = new LinkedHashMap<>();
+        config.get(key).asNodeList().orElse(java.util.List.of())
+                .forEach(node -> node.asString().ifPresent(value -> map.put(node.name(), value)));
+        return map;
+    }
+
+    /** Returns the names of the children of {@code key} in the file, such as every provider configured. */
+    public java.util.List<String> childNames(String key) {
+        return config.get(key).asNodeList().orElse(java.util.List.of()).stream().map(Config::name).toList();
+    }
+
+    /** Returns the configuration node under {@code key}, for Helidon components that read their own. */
+    public Config node(String key) {
+        return config.get(key);
+    }
+
+    static Duration parseDuration(String key, String text) {
+        String value = text.strip().toLowerCase(Locale.ROOT);
+        try {
+            if (value.startsWith("p")) {
+                return Duration.parse(value.toUpperCase(Locale.ROOT));
+            }
+            if (value.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2).strip()));
+            }
+            long amount = Long.parseLong(value.substring(0, value.length() - 1).strip());
+            return switch (value.charAt(value.length() - 1)) {
+                case 's' -> Duration.ofSeconds(amount);
+                case 'm' -> Duration.ofMinutes(amount);
+                case 'h' -> Duration.ofHours(amount);
+                default -> throw new NumberFormatException();
+            };
+        } catch (RuntimeException e) {
+            throw new ConfigurationException(key + " must be a duration such as 500ms, 10s, 2m or PT10S, not '"
+                    + text + "'");
+        }
+    }
+
+    private static int parseInt(String key, String value) {
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(key + " must be a whole number, not '" + value + "'");
+        }
+    }
+
+    private static long parseLong(String key, String value) {
+        try {
+            return Long.parseLong(value.strip());
+        } catch (NumberFormatException e) {
+            throw new ConfigurationException(key + " must be a whole number, not '" + value + "'");
+        }
+    }
+
+    private static boolean parseBoolean(String key, String value) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw new ConfigurationException(key + " must be true or false, not '" + value + "'");
+        };
+    }
+}

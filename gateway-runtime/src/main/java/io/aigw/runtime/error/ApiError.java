@@ -1,0 +1,85 @@
+package io.aigw.runtime.error;
+
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An error in the OpenAI shape, {@code {"error":{"message","type","param","code"}}}, with the HTTP
+ * status a user of the OpenAI SDKs expects for it.
+ *
+ * @param param the request field at fault, or {@code null}
+ * @param code  a machine-readable code, or {@code null}
+ */
+public record ApiError(Status status, String message, String type, String param, String code) {
+
+    /** The caller's request is wrong; {@code param} names the field, or is null for the whole body. */
+    public static ApiError invalidRequest(String param, String message) {
+        return new ApiError(Status.BAD_REQUEST_400, message, "invalid_request_error", param, null);
+    }
+
+    /** No, a malformed or an unknown workspace key; the same answer for all so none is told apart. */
+    public static ApiError invalidApiKey() {
+        return new ApiError(Status.UNAUTHORIZED_401,
+                "Invalid or missing workspace key. Send 'Authorization: Bearer sk-gw-...'.",
+                "authentication_error", null, "invalid_api_key");
+    }
+
+    /** The model's prefix names no installed provider and no catch-all is installed. */
+    public static ApiError modelNotFound(String model) {
+        return new ApiError(Status.NOT_FOUND_404,
+                "The model '" + model + "' does not exist: no installed provider serves its prefix.",
+                "invalid_request_error", "model", "model_not_found");
+    }
+
+    /** The request body is larger than the gateway accepts. */
+    public static ApiError requestTooLarge(long limitBytes) {
+        return new ApiError(Status.REQUEST_ENTITY_TOO_LARGE_413,
+                "The request body is larger than the limit of " + limitBytes + " bytes (gateway.max-body-size).",
+                "invalid_request_error", null, "request_too_large");
+    }
+
+    /** The gateway could not get an answer from an upstream: no key, unreachable, or all failed. */
+    public static ApiError upstream(String message) {
+        return new ApiError(Status.BAD_GATEWAY_502, message, "upstream_error", null, null);
+    }
+
+    /** The upstream did not answer in time. */
+    public static ApiError upstreamTimeout(String message) {
+        return new ApiError(Status.GATEWAY_TIMEOUT_504, message, "upstream_error", null, "timeout");
+    }
+
+    /** Returns the JSON body of this error. */
+    public byte[] toJson() {
+        return toJson(message, type, param, code);
+    }
+
+    /** Writes an OpenAI error body; {@code null} fields become JSON nulls. */
+    public static byte[] toJson(String message, String type, String param, String code) {
+        JsonObjectBuilder error = Json.createObjectBuilder();
+        addOrNull(error, "message", message);
+        addOrNull(error, "type", type);
+        addOrNull(error, "param", param);
+        addOrNull(error, "code", code);
+        return Json.createObjectBuilder().add("error", error).build().toString()
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Sends this error as the whole response. */
+    public void send(ServerResponse response) {
+        response.status(status);
+        response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.send(toJson());
+    }
+
+    private static void addOrNull(JsonObjectBuilder builder, String name, String value) {
+        if (value == null) {
+            builder.addNull(name);
+        } else {
+            builder.add(name, value);
+        }
+    }
+}

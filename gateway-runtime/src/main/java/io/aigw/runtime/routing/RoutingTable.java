@@ -1,0 +1,105 @@
+package io.aigw.runtime.routing;
+
+import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.plugin.Provider;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Maps a model id's prefix, the text before its first {@code /}, to the provider that serves it.
+ * Ids whose prefix no provider claims, and ids without a {@code /}, go to the catch-all unchanged.
+ */
+public final class RoutingTable {
+    /** The prefix the gateway keeps for itself: {@code gateway/auto}. */
+    public static final String GATEWAY_PREFIX = "gateway";
+    public static final String AUTO_MODEL = GATEWAY_PREFIX + "/auto";
+
+    private final Map<String, Provider> byPrefix;
+    private final Optional<Provider> catchAll;
+    private final List<Provider> byPriority;
+
+    private RoutingTable(Map<String, Provider> byPrefix, Optional<Provider> catchAll, List<Provider> byPriority) {
+        this.byPrefix = byPrefix;
+        this.catchAll = catchAll;
+        this.byPriority = byPriority;
+    }
+
+    /**
+     * Builds the table.
+     *
+     * @throws ConfigurationException when two providers claim one prefix, more than one is the
+     *                                catch-all, or one claims the gateway's own prefix; the message
+     *                                names every party
+     */
+    public static RoutingTable of(List<Provider> providers) {
+        Map<String, Provider> byPrefix = new HashMap<>();
+        Provider catchAll = null;
+        for (Provider provider : providers) {
+            if (provider.prefix().equals(GATEWAY_PREFIX)) {
+                throw new ConfigurationException("The prefix '" + GATEWAY_PREFIX + "' is the gateway's own, but "
+                        + provider.source() + " claims it. Rename it with providers." + provider.name() + ".prefix.");
+            }
+            Provider previous = byPrefix.putIfAbsent(provider.prefix(), provider);
+            if (previous != null) {
+                throw new ConfigurationException("Two plugins claim the model prefix '" + provider.prefix() + "': "
+                        + previous.source() + " and " + provider.source() + ". Remove one jar from plugins/ or"
+                        + " rename one prefix with providers.<name>.prefix.");
+            }
+            if (provider.catchAll()) {
+                if (catchAll != null) {
+                    throw new ConfigurationException("Two plugins claim to be the catch-all provider: "
+                            + catchAll.source() + " and " + provider.source() + ". Remove one jar from plugins/.");
+                }
+                catchAll = provider;
+            }
+        }
+        List<Provider> byPriority = providers.stream()
+                .sorted(Comparator.comparingInt(Provider::priority).thenComparing(Provider::prefix))
+                .toList();
+        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), byPriority);
+    }
+
+    /**
+     * Routes a model id other than {@link #AUTO_MODEL}.
+     *
+     * @throws ApiException 404 {@code model_not_found} when nothing serves the id; 400 when a direct
+     *                      provider's prefix is followed by no model
+     */
+    public Route route(String model) {
+        int slash = model.indexOf('/');
+        if (slash > 0) {
+            Provider provider = byPrefix.get(model.substring(0, slash));
+            if (provider != null) {
+                return routeTo(provider, model, slash);
+            }
+        }
+        return catchAll.map(provider -> new Route(provider, model))
+                .orElseThrow(() -> new ApiException(ApiError.modelNotFound(model)));
+    }
+
+    private static Route routeTo(Provider provider, String model, int slash) {
+        if (!provider.stripsPrefix()) {
+            return new Route(provider, model);
+        }
+        String upstreamModel = model.substring(slash + 1);
+        if (upstreamModel.isBlank()) {
+            throw new ApiException(ApiError.invalidRequest("model", "The model '" + model + "' names a provider"
+                    + " but no model; write it as " + provider.prefix() + "/<model>."));
+        }
+        return new Route(provider, upstreamModel);
+    }
+
+    /** Every provider, lowest priority number first: the order of {@code gateway/auto} and of the catalogue. */
+    public List<Provider> byPriority() {
+        return byPriority;
+    }
+
+    public Optional<Provider> catchAll() {
+        return catchAll;
+    }
+}

@@ -1,0 +1,308 @@
+package io.aigw.runtime.upstream;
+
+import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.upstream.SseRelay.CallerGone;
+import io.aigw.runtime.upstream.SseRelay.UpstreamBroke;
+import io.helidon.common.tls.Tls;
+import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Sends a chat completion to its upstream and relays the answer to the caller: whole for a plain
+ * request, event by event for a stream. Given several routes ({@code gateway/auto}), it tries the
+ * next one when the current fails before anything reached the caller.
+ */
+public final class ChatForwarder implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ChatForwarder.class.getName());
+    /** Upstream headers worth passing back: they tell an SDK when to retry. */
+    private static final List<String> RELAYED_HEADER_PREFIXES = List.of("retry-after", "x-ratelimit-");
+    public static final HeaderName PROVIDER_HEADER = HeaderNames.create("X-Gateway-Provider");
+    private static final HeaderName SERVER_TIMING = HeaderNames.create("Server-Timing");
+
+    private final Map<String, UpstreamClient> clients;
+    private final KeyCooldowns cooldowns;
+    private final UpstreamTimeouts timeouts;
+    private final Deadlines deadlines = new Deadlines();
+
+    public ChatForwarder(List<Provider> providers, UpstreamTimeouts timeouts, Duration keyCooldown,
+                         Optional<Tls> tls) {
+        this.timeouts = timeouts;
+        this.cooldowns = new KeyCooldowns(keyCooldown);
+        this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,
+                provider -> new UpstreamClient(provider, timeouts, tls)));
+    }
+
+    /** Whether {@code gateway/auto} may try this provider now: it has a key not recently rejected. */
+    public boolean usable(Provider provider) {
+        return provider.apiKey().isPresent() && !cooldowns.isCoolingDown(provider.name());
+    }
+
+    /** Forwards along one route; failures go back to the caller as they are. */
+    public void forward(UpstreamRequest request, Route route, ServerResponse response) {
+        Provider provider = route.provider();
+        if (provider.apiKey().isEmpty()) {
+            throw new ApiException(ApiError.upstream("The provider '" + provider.prefix() + "' has no API key"
+                    + " configured: set " + provider.apiKeyVariable() + " (or providers." + provider.name()
+                    + ".api-key) where the gateway runs."));
+        }
+        Failure failure = attempt(request, route, response, false);
+        if (failure != null) {
+            failure.send(response);
+        }
+    }
+
+    /**
+     * Forwards along the first route that works, in order. Every route must be {@link #usable}; with
+     * none at all, or when all fail, the caller gets the last failure with a list of what was tried.
+     */
+    public void forwardWithFallback(UpstreamRequest request, List<Route> routes, ServerResponse response) {
+        List<String> tried = new ArrayList<>();
+        Failure last = null;
+        for (Route route : routes) {
+            last = attempt(request, route, response, true);
+            if (last == null) {
+                return;
+            }
+            tried.add(route.provider().prefix() + " (" + last.summary() + ")");
+        }
+        if (last == null) {
+            throw new ApiException(ApiError.upstream("gateway/auto has no usable provider: no upstream key is"
+                    + " configured, or every configured key was recently rejected."));
+        }
+        String message = "gateway/auto tried every usable provider and all failed: " + String.join("; ", tried) + ".";
+        last.withMessage(message).send(response);
+    }
+
+    /** Returns null when the caller has been answered, or the failure when nothing was sent yet. */
+    private Failure attempt(UpstreamRequest request, Route route, ServerResponse response, boolean fallback) {
+        Provider provider = route.provider();
+        UpstreamClient client = clients.get(provider.name());
+        byte[] body = request.bodyFor(route);
+        long started = System.nanoTime();
+        HttpClientResponse upstream;
+        try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos())) {
+            try {
+                upstream = client.post(body, request.stream());
+            } catch (RuntimeException e) {
+                return deadline.expired() ? Failure.timeout(provider, "sent no response headers within "
+                        + seconds(timeouts.firstByte()) + " (gateway.timeouts.first-byte)")
+                        : Failure.unreachable(provider, e);
+            }
+            long headersAt = System.nanoTime();
+            deadline.progress(timeouts.idle().toNanos());
+            try (upstream) {
+                InputStream in = new ProgressInputStream(upstream.inputStream(), deadline);
+                int status = upstream.status().code();
+                if (status >= 200 && status < 300) {
+                    if (request.stream() && isEventStream(upstream)) {
+                        relayStream(upstream, in, provider, response, started, headersAt, deadline);
+                        return null;
+                    }
+                    byte[] answer = readBody(in, provider, deadline);
+                    sendAnswer(response, upstream, status, answer, provider, started, System.nanoTime());
+                    return null;
+                }
+                byte[] error = UpstreamErrors.normalize(status, readBody(in, provider, deadline), provider.prefix());
+                if (status == 401 || status == 403) {
+                    cooldowns.markRejected(provider.name());
+                    LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " rejected the gateway's key (" + status
+                            + "); gateway/auto skips it during the cool-down. Check " + provider.apiKeyVariable() + ".");
+                }
+                Failure failure = Failure.answered(provider, status, error, upstream);
+                if (fallback && retryable(status)) {
+                    return failure;
+                }
+                failure.send(response);
+                return null;
+            } catch (BodyFailed e) {
+                return e.failure;
+            }
+        }
+    }
+
+    private void relayStream(HttpClientResponse upstream, InputStream in, Provider provider, ServerResponse response,
+                             long started, long headersAt, Deadlines.Deadline deadline) {
+        response.status(Status.OK_200);
+        response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
+                .map(Object::toString).orElse("text/event-stream"));
+        response.header(HeaderValues.CACHE_NO_CACHE);
+        response.header(PROVIDER_HEADER, provider.prefix());
+        response.header(SERVER_TIMING, serverTiming(started, headersAt, System.nanoTime()));
+        OutputStream out = response.outputStream();
+        SseRelay relay = new SseRelay(in, out);
+        try {
+            relay.run();
+        } catch (UpstreamBroke e) {
+            String message = deadline.expired()
+                    ? "Upstream " + provider.prefix() + " sent nothing for " + seconds(timeouts.idle())
+                    + " (gateway.timeouts.idle); the stream was cut."
+                    : "The connection to upstream " + provider.prefix() + " broke mid-stream.";
+            try {
+                relay.emit(errorEvent(message, deadline.expired() ? "timeout" : null));
+            } catch (CallerGone gone) {
+                return;
+            }
+        } catch (CallerGone e) {
+            // Leaving now closes the upstream response unread, which drops its connection: the
+            // upstream stops generating for a caller who is gone.
+            LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
+            return;
+        }
+        try {
+            out.close();
+        } catch (RuntimeException | java.io.IOException e) {
+            LOG.log(Level.DEBUG, "Caller left before the end of a stream from " + provider.prefix());
+        }
+    }
+
+    private static byte[] errorEvent(String message, String code) {
+        byte[] json = ApiError.toJson(message, "upstream_error", null, code);
+        byte[] prefix = "data: ".getBytes(StandardCharsets.US_ASCII);
+        byte[] event = new byte[prefix.length + json.length + 2];
+        System.arraycopy(prefix, 0, event, 0, prefix.length);
+        System.arraycopy(json, 0, event, prefix.length, json.length);
+        event[event.length - 2] = '\n';
+        event[event.length - 1] = '\n';
+        return event;
+    }
+
+    private void sendAnswer(ServerResponse response, HttpClientResponse upstream, int status, byte[] answer,
+                            Provider provider, long started, long answeredAt) {
+        response.status(Status.create(status));
+        response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
+                .map(Object::toString).orElse("application/json"));
+        response.header(PROVIDER_HEADER, provider.prefix());
+        response.header(SERVER_TIMING, serverTiming(started, answeredAt, System.nanoTime()));
+        relayedHeaders(upstream).forEach(response::header);
+        response.send(answer);
+    }
+
+    private byte[] readBody(InputStream in, Provider provider, Deadlines.Deadline deadline) {
+        try {
+            return in.readAllBytes();
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new BodyFailed(deadline.expired()
+                    ? Failure.timeout(provider, "stopped sending its response for " + seconds(timeouts.idle())
+                    + " (gateway.timeouts.idle)")
+                    : Failure.unreachable(provider, e));
+        }
+    }
+
+    private static List<Header> relayedHeaders(HttpClientResponse upstream) {
+        List<Header> relayed = new ArrayList<>();
+        upstream.headers().forEach(header -> {
+            String name = header.name().toLowerCase(Locale.ROOT);
+            if (RELAYED_HEADER_PREFIXES.stream().anyMatch(name::startsWith)) {
+                relayed.add(header);
+            }
+        });
+        return relayed;
+    }
+
+    private static boolean isEventStream(HttpClientResponse upstream) {
+        return upstream.headers().contentType()
+                .map(type -> type.mediaType().text().equalsIgnoreCase("text/event-stream"))
+                .orElse(false);
+    }
+
+    private static boolean retryable(int status) {
+        return status == 401 || status == 403 || status == 408 || status == 409 || status == 429 || status >= 500;
+    }
+
+    /** The gateway's own time and the upstream's, as a {@code Server-Timing} header value. */
+    private static String serverTiming(long started, long upstreamDone, long now) {
+        double upstreamMs = (upstreamDone - started) / 1e6;
+        double gatewayMs = Math.max(0, (now - started) / 1e6 - upstreamMs);
+        return String.format(Locale.ROOT, "gateway;dur=%.3f, upstream;dur=%.3f", gatewayMs, upstreamMs);
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
+    }
+
+    @Override
+    public void close() {
+        deadlines.close();
+        clients.values().forEach(UpstreamClient::close);
+    }
+
+    /** Reading an upstream body failed before anything reached the caller. */
+    private static final class BodyFailed extends RuntimeException {
+        private final Failure failure;
+
+        BodyFailed(Failure failure) {
+            super(null, null, false, false);
+            this.failure = failure;
+        }
+    }
+
+    /**
+     * An attempt that failed before the caller was sent anything.
+     *
+     * @param summary a few words for the list of what {@code gateway/auto} tried
+     */
+    private record Failure(Status status, byte[] body, String summary, Function<String, byte[]> rewrite,
+                           List<Header> headers) {
+
+        static Failure answered(Provider provider, int status, byte[] normalized, HttpClientResponse upstream) {
+            String upstreamMessage = UpstreamErrors.message(normalized);
+            return new Failure(Status.create(status), normalized, status + " " + upstreamMessage,
+                    message -> UpstreamErrors.withMessage(normalized, message), relayedHeaders(upstream));
+        }
+
+        static Failure unreachable(Provider provider, Exception cause) {
+            String reason = "unreachable: " + describe(cause);
+            ApiError error = ApiError.upstream("Upstream " + provider.prefix() + " at " + provider.baseUrl()
+                    + " is " + reason);
+            return new Failure(error.status(), error.toJson(), reason,
+                    message -> ApiError.upstream(message).toJson(), List.of());
+        }
+
+        static Failure timeout(Provider provider, String what) {
+            ApiError error = ApiError.upstreamTimeout("Upstream " + provider.prefix() + " " + what + ".");
+            return new Failure(error.status(), error.toJson(), "timed out",
+                    message -> ApiError.upstreamTimeout(message).toJson(), List.of());
+        }
+
+        /** The same failure with another message; a lone upstream answer keeps its status, type and code. */
+        Failure withMessage(String message) {
+            return new Failure(status, rewrite.apply(message), summary, rewrite, headers);
+        }
+
+        void send(ServerResponse response) {
+            response.status(status);
+            response.header(HeaderValues.CONTENT_TYPE_JSON);
+            headers.forEach(response::header);
+            response.send(body);
+        }
+
+        private static String describe(Exception cause) {
+            Throwable root = cause;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            String text = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+            return text.length() > 200 ? text.substring(0, 200) : text;
+        }
+    }
+}

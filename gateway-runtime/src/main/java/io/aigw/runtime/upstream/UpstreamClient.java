@@ -1,0 +1,65 @@
+package io.aigw.runtime.upstream;
+
+import io.aigw.runtime.plugin.Provider;
+import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
+import io.helidon.webclient.api.HttpClientRequest;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.WebClient;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One provider's pooled HTTP client: keep-alive connections to its base URL, the provider's key and
+ * headers on every request, nothing of the caller's but the body.
+ */
+final class UpstreamClient {
+    private static final String USER_AGENT = "aigw/0.1";
+
+    private final Provider provider;
+    private final WebClient client;
+    private final String url;
+    private final Duration readTimeout;
+
+    UpstreamClient(Provider provider, UpstreamTimeouts timeouts, Optional<Tls> tls) {
+        this.provider = provider;
+        this.url = provider.chatCompletionsUrl().toString();
+        // A backstop only: Deadlines enforces the first-byte and idle limits precisely.
+        this.readTimeout = (timeouts.firstByte().compareTo(timeouts.idle()) > 0 ? timeouts.firstByte()
+                : timeouts.idle()).plusSeconds(5);
+        var builder = WebClient.builder()
+                .connectTimeout(timeouts.connect())
+                .readTimeout(readTimeout)
+                .followRedirects(false)
+                .keepAlive(true)
+                .shareConnectionCache(false);
+        tls.ifPresent(builder::tls);
+        this.client = builder.build();
+    }
+
+    Provider provider() {
+        return provider;
+    }
+
+    /** Sends a chat completion request and returns once the response headers are in. */
+    HttpClientResponse post(byte[] body, boolean stream) {
+        HttpClientRequest request = client.method(Method.POST)
+                .uri(url)
+                .readTimeout(readTimeout)
+                .header(HeaderValues.CONTENT_TYPE_JSON)
+                .header(HeaderNames.ACCEPT, stream ? "text/event-stream" : "application/json")
+                .header(HeaderNames.USER_AGENT, USER_AGENT);
+        for (Map.Entry<String, String> header : provider.headers().entrySet()) {
+            request.header(HeaderNames.create(header.getKey()), header.getValue());
+        }
+        provider.apiKey().ifPresent(key -> request.header(HeaderNames.AUTHORIZATION, key.bearer()));
+        return request.submit(body);
+    }
+
+    void close() {
+        client.closeResource();
+    }
+}

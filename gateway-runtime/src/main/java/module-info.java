@@ -1,0 +1,17 @@
+/** The gateway server. Provider plugins reach it through {@link io.aigw.spi.ProviderPlugin}. */
+module io.aigw.runtime {
+    requires io.aigw.spi;
+    requires io.helidon.webserver;
+    requires io.helidon.webclient.api;
+    requires io.helidon.webclient.http1;
+    requires io.helidon.config;
+    requires io.helidon.config.yaml;
+    requires io.helidon.logging.common;
+    requires io.helidon.logging.jul;
+    requires jakarta.json;
+    requires org.eclipse.parsson;
+
+    uses io.aigw.spi.ProviderPlugin;
+
+    exports io.aigw.runtime;
+}
