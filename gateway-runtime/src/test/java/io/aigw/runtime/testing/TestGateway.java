@@ -1,0 +1,92 @@
+package io.aigw.runtime.testing;
+
+import io.aigw.runtime.Gateway;
+import io.aigw.runtime.config.Settings;
+import io.aigw.runtime.plugin.DiscoveredPlugin;
+import io.aigw.runtime.plugin.PluginDiscovery;
+import io.helidon.common.tls.Tls;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A gateway started in-process on a free loopback port, with a known master key, for tests that
+ * talk to it over real HTTP. Settings are given as flat configuration keys
+ * ({@code providers.openai.base-url}) and environment variables ({@code OPENAI_API_KEY}).
+ */
+public final class TestGateway implements AutoCloseable {
+    public static final String KEY = "sk-gw-test-key-0123456789abcdef";
+
+    private final Gateway gateway;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    private TestGateway(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    /** Starts a gateway with the plugins on the test class path. */
+    public static TestGateway start(Map<String, String> config, Map<String, String> environment) {
+        return start(config, environment, PluginDiscovery.discover(), Optional.empty());
+    }
+
+    public static TestGateway start(Map<String, String> config, Map<String, String> environment,
+                                    List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
+        Map<String, String> all = new HashMap<>(Map.of(
+                "gateway.host", "127.0.0.1",
+                "gateway.port", "0",
+                "gateway.master-key", KEY));
+        all.putAll(config);
+        Settings settings = new Settings(Config.just(ConfigSources.create(all)), environment);
+        return new TestGateway(Gateway.start(settings, plugins, upstreamTls));
+    }
+
+    public Gateway gateway() {
+        return gateway;
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + gateway.port() + path);
+    }
+
+    /** A request builder for {@code path} that carries the master key. */
+    public HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + KEY);
+    }
+
+    /** POSTs a JSON body to the chat completions endpoint with the master key. */
+    public HttpResponse<String> chat(String body) {
+        return send(request("/api/v1/chat/completions")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build());
+    }
+
+    public HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpClient client() {
+        return client;
+    }
+
+    @Override
+    public void close() {
+        gateway.close();
+    }
+}
