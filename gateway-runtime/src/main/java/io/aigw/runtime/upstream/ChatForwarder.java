@@ -153,6 +153,8 @@ public final class ChatForwarder implements AutoCloseable {
         try {
             relay.run();
         } catch (UpstreamBroke e) {
+            // Disarm first: a pending interrupt would otherwise close the caller's socket too.
+            deadline.close();
             String message = deadline.expired()
                     ? "Upstream " + provider.prefix() + " sent nothing for " + seconds(timeouts.idle())
                     + " (gateway.timeouts.idle); the stream was cut."

@@ -50,10 +50,17 @@ final class Deadlines implements AutoCloseable {
             this.lastProgress = System.nanoTime();
         }
 
-        /** Records progress and sets how long the next wait may take. */
-        void progress(long nextLimitNanos) {
-            limitNanos = nextLimitNanos;
+        /** Records progress and sets how long each wait may take from now on. */
+        synchronized void progress(long nextLimitNanos) {
             lastProgress = System.nanoTime();
+            if (nextLimitNanos < limitNanos && check != null) {
+                // The armed check would come too late for the shorter limit.
+                check.cancel(false);
+                limitNanos = nextLimitNanos;
+                arm(nextLimitNanos);
+            } else {
+                limitNanos = nextLimitNanos;
+            }
         }
 
         /** Records progress under the current limit. */
