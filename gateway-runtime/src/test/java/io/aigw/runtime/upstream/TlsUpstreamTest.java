@@ -1,0 +1,105 @@
+package io.aigw.runtime.upstream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.testing.TestGateway;
+import io.helidon.common.tls.Tls;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import okhttp3.tls.HandshakeCertificates;
+import okhttp3.tls.HeldCertificate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every real upstream is HTTPS: the TLS path is exercised against a fake upstream with its own CA. */
+public final class TlsUpstreamTest {
+    private static final String CHAT = "{\"model\":\"openai/gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
+    private static final String ANSWER = "{\"object\":\"chat.completion\",\"model\":\"gpt-5\"}";
+
+    private final HeldCertificate authority = new HeldCertificate.Builder().certificateAuthority(0)
+            .commonName("test authority").build();
+    private MockWebServer upstream;
+
+    @BeforeEach
+    void start() throws IOException {
+        HeldCertificate serverCertificate = new HeldCertificate.Builder()
+                .signedBy(authority)
+                .addSubjectAlternativeName("127.0.0.1")
+                .addSubjectAlternativeName("localhost")
+                .build();
+        HandshakeCertificates server = new HandshakeCertificates.Builder()
+                .heldCertificate(serverCertificate, authority.certificate())
+                .build();
+        upstream = new MockWebServer();
+        upstream.useHttps(server.sslSocketFactory());
+        upstream.start(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    @AfterEach
+    void stop() {
+        upstream.close();
+    }
+
+    @Test
+    void anHttpsUpstreamSignedByATrustedAuthorityIsReached() throws Exception {
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
+
+        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(ANSWER, response.body());
+        }
+        RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
+        assertTrue(received.getHandshake() != null, "the upstream call must have gone over TLS");
+        assertEquals("Bearer sk-upstream-openai", received.getHeaders().get("Authorization"));
+    }
+
+    @Test
+    void theTrustedAuthorityCanComeFromTheConfigurationFile(@TempDir Path folder) throws Exception {
+        Path pem = Files.writeString(folder.resolve("upstream-ca.pem"), authority.certificatePem());
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        try (TestGateway gateway = TestGateway.start(Map.of(
+                        "providers.openai.base-url", upstreamUrl(),
+                        "gateway.upstream-tls.trust.pem.certificates.resource.path", pem.toString()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"))) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(ANSWER, response.body());
+        }
+    }
+
+    @Test
+    void anUpstreamCertificateNobodyTrustsIsRefusedWith502() {
+        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"))) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(502, response.statusCode());
+            assertTrue(response.body().contains("is unreachable"), response.body());
+        }
+        assertEquals(0, upstream.getRequestCount());
+    }
+
+    private String upstreamUrl() {
+        return "https://127.0.0.1:" + upstream.getPort() + "/v1";
+    }
+}
