@@ -10,6 +10,10 @@ module io.aigw.runtime {
     requires io.helidon.logging.jul;
     requires jakarta.json;
     requires org.eclipse.parsson;
+    requires java.logging;
+    requires java.sql;
+    requires com.zaxxer.hikari;
+    requires flyway.core; // an automatic module named after its jar: flyway-core declares no name
 
     uses io.aigw.spi.ProviderPlugin;
 

@@ -1,14 +1,20 @@
 package io.aigw.runtime;
 
+import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.JdbcStore;
+import io.aigw.runtime.store.StoreException;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.logging.common.LogConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
+import java.util.logging.Logger;
 
 /** Starts the gateway: {@code conf/gateway.yaml} (or {@code GATEWAY_CONFIG}) overridden by the environment. */
 public final class Main {
@@ -19,14 +25,29 @@ public final class Main {
     public static void main(String[] args) {
         LogConfig.configureRuntime();
         Settings settings = new Settings(loadConfig(), System.getenv());
+        if (args.length > 0 && args[0].equals("keys")) {
+            System.exit(manageKeys(settings, List.of(args).subList(1, args.length)));
+        }
         try {
             Gateway gateway = Gateway.start(settings, PluginDiscovery.discover(), Optional.empty());
-            gateway.generatedMasterKey().ifPresent(key -> System.out.println("No GATEWAY_MASTER_KEY is set, so this"
-                    + " run made a workspace key; it is shown only now:" + System.lineSeparator() + "  " + key));
+            gateway.generatedMasterKey().ifPresent(key -> System.out.println("No GATEWAY_MASTER_KEY is set and the"
+                    + " key store was empty, so this first start made an admin key; it is shown only now:"
+                    + System.lineSeparator() + "  " + key));
             System.out.println("Gateway listening on port " + gateway.port());
-        } catch (ConfigurationException e) {
+        } catch (ConfigurationException | StoreException e) {
             System.err.println("The gateway cannot start: " + e.getMessage());
             System.exit(2);
+        }
+    }
+
+    /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */
+    private static int manageKeys(Settings settings, List<String> args) {
+        Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        try (GatewayStore store = JdbcStore.open(settings)) {
+            return new KeysCommand(store, System.out, System.err).run(args);
+        } catch (StoreException e) {
+            System.err.println("gateway keys: " + e.getMessage());
+            return 1;
         }
     }
 

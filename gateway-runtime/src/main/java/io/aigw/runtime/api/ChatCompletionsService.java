@@ -1,10 +1,15 @@
 package io.aigw.runtime.api;
 
+import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingTable;
+import io.aigw.runtime.store.UsageRecord;
+import io.aigw.runtime.upstream.CallReport;
 import io.aigw.runtime.upstream.ChatForwarder;
+import io.aigw.runtime.upstream.TokenUsage;
+import io.aigw.runtime.usage.UsageRecorder;
 import io.helidon.http.HttpMediaType;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -14,6 +19,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -23,11 +29,14 @@ import java.util.List;
 public final class ChatCompletionsService implements HttpService {
     private final RoutingTable routing;
     private final ChatForwarder forwarder;
+    private final UsageRecorder usage;
     private final long maxBodyBytes;
 
-    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, long maxBodyBytes) {
+    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, UsageRecorder usage,
+                                  long maxBodyBytes) {
         this.routing = routing;
         this.forwarder = forwarder;
+        this.usage = usage;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -37,17 +46,41 @@ public final class ChatCompletionsService implements HttpService {
     }
 
     private void create(ServerRequest request, ServerResponse response) {
+        long started = System.nanoTime();
         requireJson(request);
         ChatRequest chat = ChatRequest.parse(readBody(request));
-        if (RoutingTable.AUTO_MODEL.equals(chat.model())) {
-            List<Route> chain = routing.byPriority().stream()
-                    .filter(forwarder::usable)
-                    .map(provider -> new Route(provider, provider.defaultModel()))
-                    .toList();
-            forwarder.forwardWithFallback(chat, chain, response);
-        } else {
-            forwarder.forward(chat, routing.route(chat.model()), response);
+        CallReport report = new CallReport();
+        int status = 0;
+        try {
+            if (RoutingTable.AUTO_MODEL.equals(chat.model())) {
+                List<Route> chain = routing.byPriority().stream()
+                        .filter(forwarder::usable)
+                        .map(provider -> new Route(provider, provider.defaultModel()))
+                        .toList();
+                forwarder.forwardWithFallback(chat, chain, response, report);
+            } else {
+                forwarder.forward(chat, routing.route(chat.model()), response, report);
+            }
+            status = report.status();
+        } catch (ApiException e) {
+            status = e.error().status().code();
+            throw e;
+        } finally {
+            usage.record(record(request, chat, report, status, started));
         }
+    }
+
+    private static UsageRecord record(ServerRequest request, ChatRequest chat, CallReport report, int status,
+                                      long started) {
+        long now = System.nanoTime();
+        TokenUsage tokens = report.usage();
+        return new UsageRecord(Instant.now(),
+                request.context().get(Caller.class).map(Caller::keyId).orElse("unknown"),
+                chat.model(), report.provider(), report.upstreamModel(), status,
+                tokens.promptTokens(), tokens.completionTokens(), tokens.totalTokens(),
+                (now - started) / 1000,
+                report.firstByteNanos() < 0 ? -1 : (report.firstByteNanos() - started) / 1000,
+                report.fallbacks());
     }
 
     /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */

@@ -30,15 +30,21 @@ public final class ChatRequest implements UpstreamRequest {
     /** Deeper documents are refused: no real request nests this far, and a parser fed one might. */
     static final int MAX_DEPTH = 256;
 
+    private static final String STREAM_OPTIONS = "stream_options";
+    private static final byte[] USAGE_OPTION = "\"stream_options\":{\"include_usage\":true},"
+            .getBytes(StandardCharsets.UTF_8);
+
     private final byte[] body;
     private final String model;
     private final boolean stream;
+    private final boolean callerAskedForUsage;
     private final List<Member> members;
 
-    private ChatRequest(byte[] body, String model, boolean stream, List<Member> members) {
+    private ChatRequest(byte[] body, String model, boolean stream, boolean callerAskedForUsage, List<Member> members) {
         this.body = body;
         this.model = model;
         this.stream = stream;
+        this.callerAskedForUsage = callerAskedForUsage;
         this.members = members;
     }
 
@@ -54,6 +60,7 @@ public final class ChatRequest implements UpstreamRequest {
         Set<String> names = new HashSet<>();
         String model = null;
         boolean stream = false;
+        boolean includeUsage = false;
         boolean messagesSeen = false;
         try (JsonParser parser = Json.createParser(new StringReader(text))) {
             if (!parser.hasNext() || parser.next() != Event.START_OBJECT) {
@@ -79,6 +86,7 @@ public final class ChatRequest implements UpstreamRequest {
                         messagesSeen = true;
                     }
                     case "stream" -> stream = readStream(value);
+                    case STREAM_OPTIONS -> includeUsage = readIncludeUsage(parser, value);
                     default -> skipValue(parser, value, 1);
                 }
                 tokenEnd = offset(parser);
@@ -99,7 +107,7 @@ public final class ChatRequest implements UpstreamRequest {
         if (!messagesSeen) {
             throw invalid("messages", "The request must carry 'messages', an array of message objects.");
         }
-        return new ChatRequest(body, model, stream, List.copyOf(toByteOffsets(text, members)));
+        return new ChatRequest(body, model, stream, includeUsage, List.copyOf(toByteOffsets(text, members)));
     }
 
     /** The model the caller asked for, such as {@code openai/gpt-5}. */
@@ -119,23 +127,45 @@ public final class ChatRequest implements UpstreamRequest {
 
     @Override
     public byte[] bodyFor(Route route) {
-        return forUpstream(route.upstreamModel(), route.provider().unsupportedFields());
+        return forUpstream(route.upstreamModel(), route.provider().unsupportedFields(), addsUsage(route));
     }
 
     /**
-     * Returns the body to forward: the caller's bytes with {@code model} set to {@code upstreamModel}
-     * and the top-level fields in {@code dropped} removed. Returns the original array when nothing
-     * changes.
+     * Usage is counted for every stream: when the caller did not ask for the final usage chunk, the
+     * gateway asks for it (unless the provider rejects {@code stream_options}) and hides it again.
      */
+    @Override
+    public boolean addsUsage(Route route) {
+        return stream && !callerAskedForUsage && !route.provider().unsupportedFields().contains(STREAM_OPTIONS);
+    }
+
+    /** Returns the body to forward with {@code model} replaced and {@code dropped} fields removed. */
     public byte[] forUpstream(String upstreamModel, Set<String> dropped) {
+        return forUpstream(upstreamModel, dropped, false);
+    }
+
+    /**
+     * Returns the body to forward: the caller's bytes with {@code model} set to {@code upstreamModel},
+     * the top-level fields in {@code dropped} removed and, when {@code addUsage}, with
+     * {@code stream_options.include_usage} set. Returns the original array when nothing changes.
+     */
+    byte[] forUpstream(String upstreamModel, Set<String> dropped, boolean addUsage) {
         boolean modelChanges = !upstreamModel.equals(model);
         boolean dropsAny = members.stream().anyMatch(member -> dropped.contains(member.name()));
-        if (!modelChanges && !dropsAny) {
+        if (!modelChanges && !dropsAny && !addUsage) {
             return body;
         }
         byte[] modelJson = Json.createValue(upstreamModel).toString().getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + modelJson.length);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + modelJson.length + USAGE_OPTION.length);
         int copied = 0;
+        Member streamOptions = members.stream().filter(member -> member.name().equals(STREAM_OPTIONS))
+                .findFirst().orElse(null);
+        if (addUsage && streamOptions == null) {
+            // Right after the opening brace: every body has a model after it, so the comma is always right.
+            copied = indexOf(body, (byte) '{') + 1;
+            out.write(body, 0, copied);
+            out.writeBytes(USAGE_OPTION);
+        }
         boolean first = true;
         for (Member member : members) {
             if (dropped.contains(member.name())) {
@@ -151,10 +181,40 @@ public final class ChatRequest implements UpstreamRequest {
                 out.write(body, copied, member.valueStart() - copied);
                 out.writeBytes(modelJson);
                 copied = member.valueEnd();
+            } else if (member == streamOptions && addUsage) {
+                out.write(body, copied, member.valueStart() - copied);
+                out.writeBytes(withIncludeUsage(member));
+                copied = member.valueEnd();
             }
         }
         out.write(body, copied, body.length - copied);
         return out.toByteArray();
+    }
+
+    /** The caller's stream options with {@code include_usage} set to true and every other option kept. */
+    private byte[] withIncludeUsage(Member member) {
+        String value = new String(body, member.valueStart(), member.valueEnd() - member.valueStart(),
+                StandardCharsets.UTF_8);
+        jakarta.json.JsonObjectBuilder options = Json.createObjectBuilder().add("include_usage", true);
+        try (jakarta.json.JsonReader reader = Json.createReader(new StringReader(value))) {
+            if (reader.readValue() instanceof jakarta.json.JsonObject object) {
+                object.forEach((name, option) -> {
+                    if (!name.equals("include_usage")) {
+                        options.add(name, option);
+                    }
+                });
+            }
+        }
+        return options.build().toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static int indexOf(byte[] bytes, byte wanted) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == wanted) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a validated body starts with '{'");
     }
 
     private int skipCommaAfter(int position) {
@@ -196,6 +256,29 @@ public final class ChatRequest implements UpstreamRequest {
                 throw invalid("messages", "Every entry of 'messages' must be an object.");
             }
             skipValue(parser, element, 2);
+        }
+    }
+
+    /** Reads {@code stream_options}, which must be an object or null; returns its {@code include_usage}. */
+    private static boolean readIncludeUsage(JsonParser parser, Event value) {
+        if (value == Event.VALUE_NULL) {
+            return false;
+        }
+        if (value != Event.START_OBJECT) {
+            throw invalid(STREAM_OPTIONS, "'stream_options' must be an object such as {\"include_usage\": true}.");
+        }
+        boolean includeUsage = false;
+        while (true) {
+            Event event = parser.next();
+            if (event == Event.END_OBJECT) {
+                return includeUsage;
+            }
+            String option = parser.getString();
+            Event optionValue = parser.next();
+            if (option.equals("include_usage")) {
+                includeUsage = optionValue == Event.VALUE_TRUE;
+            }
+            skipValue(parser, optionValue, 2);
         }
     }
 

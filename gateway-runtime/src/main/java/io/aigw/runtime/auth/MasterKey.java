@@ -6,11 +6,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * The one workspace key given by {@code GATEWAY_MASTER_KEY}, or made at startup. Only its SHA-256
- * hash is kept; presented keys are hashed and compared in constant time.
+ * The key given by {@code GATEWAY_MASTER_KEY}: an admin key that lives in configuration, not in the
+ * store. Only its SHA-256 hash is kept; presented keys are hashed and compared in constant time.
  */
 public final class MasterKey implements WorkspaceKeys {
     /** The id logs and usage records show for this key; never the key itself. */
@@ -43,8 +44,13 @@ public final class MasterKey implements WorkspaceKeys {
     }
 
     @Override
-    public Optional<String> authenticate(String presentedKey) {
-        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(ID) : Optional.empty();
+    public Optional<Caller> authenticate(String presentedKey) {
+        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true)) : Optional.empty();
+    }
+
+    /** The SHA-256 of a key in hex, as the store keeps it. */
+    public static String hashHex(String key) {
+        return HexFormat.of().formatHex(sha256(key));
     }
 
     static byte[] sha256(String text) {

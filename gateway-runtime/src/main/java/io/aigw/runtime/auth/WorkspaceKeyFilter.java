@@ -2,6 +2,7 @@ package io.aigw.runtime.auth;
 
 import io.aigw.runtime.error.ApiError;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
@@ -9,14 +10,12 @@ import io.helidon.webserver.http.RoutingResponse;
 import java.util.Optional;
 
 /**
- * Lets a request under {@code /api/} through only with {@code Authorization: Bearer <workspace key>}.
- * Every way of failing (no header, another scheme, a wrong prefix, an unknown key) gets the same 401,
- * so nothing tells a caller which it was.
+ * Lets a request under {@code /api/} through only with {@code Authorization: Bearer <workspace key>},
+ * and one under {@code /admin/} only with an admin key. Every way of failing (no header, another
+ * scheme, a wrong prefix, an unknown or revoked key) takes the same path and gets the same 401, so
+ * neither the answer nor its timing tells a caller which it was.
  */
 public final class WorkspaceKeyFilter implements Filter {
-    /** The request context entry holding the authenticated key's id. */
-    public static final String KEY_ID = "aigw.key-id";
-
     private static final String BEARER = "Bearer ";
 
     private final WorkspaceKeys keys;
@@ -27,19 +26,27 @@ public final class WorkspaceKeyFilter implements Filter {
 
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
-        if (!request.path().path().startsWith("/api/")) {
+        String path = request.path().path();
+        boolean admin = path.startsWith("/admin/");
+        if (!admin && !path.startsWith("/api/")) {
             chain.proceed();
             return;
         }
-        Optional<String> keyId = request.headers().first(HeaderNames.AUTHORIZATION)
+        String presented = request.headers().first(HeaderNames.AUTHORIZATION)
                 .filter(value -> value.regionMatches(true, 0, BEARER, 0, BEARER.length()))
                 .map(value -> value.substring(BEARER.length()).strip())
-                .flatMap(keys::authenticate);
-        if (keyId.isEmpty()) {
+                .orElse("");
+        Optional<Caller> caller = keys.authenticate(presented);
+        if (caller.isEmpty()) {
             ApiError.invalidApiKey().send(response);
             return;
         }
-        request.context().register(KEY_ID, keyId.get());
+        if (admin && !caller.get().admin()) {
+            new ApiError(Status.FORBIDDEN_403, "This workspace key may not use the admin API; use the master key.",
+                    "permission_error", null, "insufficient_permissions").send(response);
+            return;
+        }
+        request.context().register(caller.get());
         chain.proceed();
     }
 }

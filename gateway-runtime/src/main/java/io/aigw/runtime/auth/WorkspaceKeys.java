@@ -8,8 +8,8 @@ public interface WorkspaceKeys {
     String PREFIX = "sk-gw-";
 
     /**
-     * Returns the id of the key, or empty when it is unknown or revoked. Implementations take about
+     * Returns who holds the key, or empty when it is unknown or revoked. Implementations take about
      * the same time for every wrong key, so that timing tells a caller nothing.
      */
-    Optional<String> authenticate(String presentedKey);
+    Optional<Caller> authenticate(String presentedKey);
 }

@@ -16,6 +16,7 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -58,16 +59,16 @@ public final class ChatForwarder implements AutoCloseable {
     }
 
     /** Forwards along one route; failures go back to the caller as they are. */
-    public void forward(UpstreamRequest request, Route route, ServerResponse response) {
+    public void forward(UpstreamRequest request, Route route, ServerResponse response, CallReport report) {
         Provider provider = route.provider();
         if (provider.apiKey().isEmpty()) {
             throw new ApiException(ApiError.upstream("The provider '" + provider.prefix() + "' has no API key"
                     + " configured: set " + provider.apiKeyVariable() + " (or providers." + provider.name()
                     + ".api-key) where the gateway runs."));
         }
-        Failure failure = attempt(request, route, response, false);
+        Failure failure = attempt(request, route, response, false, report);
         if (failure != null) {
-            failure.send(response);
+            failure.send(response, report);
         }
     }
 
@@ -75,11 +76,12 @@ public final class ChatForwarder implements AutoCloseable {
      * Forwards along the first route that works, in order. Every route must be {@link #usable}; with
      * none at all, or when all fail, the caller gets the last failure with a list of what was tried.
      */
-    public void forwardWithFallback(UpstreamRequest request, List<Route> routes, ServerResponse response) {
+    public void forwardWithFallback(UpstreamRequest request, List<Route> routes, ServerResponse response,
+                                    CallReport report) {
         List<String> tried = new ArrayList<>();
         Failure last = null;
         for (Route route : routes) {
-            last = attempt(request, route, response, true);
+            last = attempt(request, route, response, true, report);
             if (last == null) {
                 return;
             }
@@ -90,12 +92,14 @@ public final class ChatForwarder implements AutoCloseable {
                     + " configured, or every configured key was recently rejected."));
         }
         String message = "gateway/auto tried every usable provider and all failed: " + String.join("; ", tried) + ".";
-        last.withMessage(message).send(response);
+        last.withMessage(message).send(response, report);
     }
 
     /** Returns null when the caller has been answered, or the failure when nothing was sent yet. */
-    private Failure attempt(UpstreamRequest request, Route route, ServerResponse response, boolean fallback) {
+    private Failure attempt(UpstreamRequest request, Route route, ServerResponse response, boolean fallback,
+                            CallReport report) {
         Provider provider = route.provider();
+        report.attempt(provider.prefix(), route.upstreamModel());
         UpstreamClient client = clients.get(provider.name());
         byte[] body = request.bodyFor(route);
         long started = System.nanoTime();
@@ -115,11 +119,15 @@ public final class ChatForwarder implements AutoCloseable {
                 int status = upstream.status().code();
                 if (status >= 200 && status < 300) {
                     if (request.stream() && isEventStream(upstream)) {
-                        relayStream(upstream, in, provider, response, started, headersAt, deadline);
+                        relayStream(upstream, in, provider, response, started, headersAt, deadline,
+                                request.addsUsage(route), report);
                         return null;
                     }
                     byte[] answer = readBody(in, provider, deadline);
                     sendAnswer(response, upstream, status, answer, provider, started, System.nanoTime());
+                    report.answered(status, System.nanoTime());
+                    // Counted after the answer is out: the caller does not wait for it.
+                    report.usage(TokenUsage.from(answer, 0, answer.length).orElse(TokenUsage.NONE));
                     return null;
                 }
                 byte[] error = UpstreamErrors.normalize(status, readBody(in, provider, deadline), provider.prefix());
@@ -132,7 +140,7 @@ public final class ChatForwarder implements AutoCloseable {
                 if (fallback && retryable(status)) {
                     return failure;
                 }
-                failure.send(response);
+                failure.send(response, report);
                 return null;
             } catch (BodyFailed e) {
                 return e.failure;
@@ -141,7 +149,8 @@ public final class ChatForwarder implements AutoCloseable {
     }
 
     private void relayStream(HttpClientResponse upstream, InputStream in, Provider provider, ServerResponse response,
-                             long started, long headersAt, Deadlines.Deadline deadline) {
+                             long started, long headersAt, Deadlines.Deadline deadline, boolean hideUsageChunk,
+                             CallReport report) {
         response.status(Status.OK_200);
         response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
                 .map(Object::toString).orElse("text/event-stream"));
@@ -149,9 +158,11 @@ public final class ChatForwarder implements AutoCloseable {
         response.header(PROVIDER_HEADER, provider.prefix());
         response.header(SERVER_TIMING, serverTiming(started, headersAt, System.nanoTime()));
         OutputStream out = response.outputStream();
-        SseRelay relay = new SseRelay(in, out);
+        report.answered(Status.OK_200.code(), System.nanoTime());
+        SseRelay relay = new SseRelay(in, out, hideUsageChunk);
         try {
             relay.run();
+            out.close();
         } catch (UpstreamBroke e) {
             // Disarm first: a pending interrupt would otherwise close the caller's socket too.
             deadline.close();
@@ -159,21 +170,24 @@ public final class ChatForwarder implements AutoCloseable {
                     ? "Upstream " + provider.prefix() + " sent nothing for " + seconds(timeouts.idle())
                     + " (gateway.timeouts.idle); the stream was cut."
                     : "The connection to upstream " + provider.prefix() + " broke mid-stream.";
-            try {
-                relay.emit(errorEvent(message, deadline.expired() ? "timeout" : null));
-            } catch (CallerGone gone) {
-                return;
-            }
-        } catch (CallerGone e) {
+            endWithError(relay, out, errorEvent(message, deadline.expired() ? "timeout" : null));
+        } catch (CallerGone | UncheckedIOException e) {
             // Leaving now closes the upstream response unread, which drops its connection: the
             // upstream stops generating for a caller who is gone.
             LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
-            return;
+        } catch (java.io.IOException e) {
+            LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
+        } finally {
+            report.usage(relay.usage());
         }
+    }
+
+    private static void endWithError(SseRelay relay, OutputStream out, byte[] event) {
         try {
+            relay.emit(event);
             out.close();
-        } catch (RuntimeException | java.io.IOException e) {
-            LOG.log(Level.DEBUG, "Caller left before the end of a stream from " + provider.prefix());
+        } catch (CallerGone | UncheckedIOException | java.io.IOException e) {
+            LOG.log(Level.DEBUG, "Caller left before the error event of a broken stream");
         }
     }
 
@@ -291,7 +305,8 @@ public final class ChatForwarder implements AutoCloseable {
             return new Failure(status, rewrite.apply(message), summary, rewrite, headers);
         }
 
-        void send(ServerResponse response) {
+        void send(ServerResponse response, CallReport report) {
+            report.answered(status.code(), System.nanoTime());
             response.status(status);
             response.header(HeaderValues.CONTENT_TYPE_JSON);
             headers.forEach(response::header);

@@ -1,9 +1,17 @@
 package io.aigw.runtime.upstream;
 
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -12,17 +20,31 @@ import java.util.Arrays;
  * The bytes are passed through untouched: comments, {@code data: [DONE]}, line endings and all.
  */
 final class SseRelay {
+    private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
     /** Past this much without an event boundary the bytes go out anyway: no stream is held back. */
     private static final int MAX_PENDING = 64 * 1024;
 
     private final InputStream upstream;
     private final OutputStream caller;
+    private final boolean hideUsageChunk;
     private byte[] pending = new byte[8192];
     private int pendingLength;
+    private TokenUsage usage = TokenUsage.NONE;
 
-    SseRelay(InputStream upstream, OutputStream caller) {
+    /**
+     * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
+     *                       caller, and so is counted but not relayed
+     */
+    SseRelay(InputStream upstream, OutputStream caller, boolean hideUsageChunk) {
         this.upstream = upstream;
         this.caller = caller;
+        this.hideUsageChunk = hideUsageChunk;
+    }
+
+    /** The token usage the stream reported, or {@link TokenUsage#NONE}. */
+    TokenUsage usage() {
+        return usage;
     }
 
     /**
@@ -49,13 +71,101 @@ final class SseRelay {
             }
             append(buffer, n);
             int end = lastEventEnd();
-            if (end > 0 || pendingLength > MAX_PENDING) {
-                int length = end > 0 ? end : pendingLength;
-                write(pending, 0, length);
-                System.arraycopy(pending, length, pending, 0, pendingLength - length);
-                pendingLength -= length;
+            if (end > 0) {
+                relayEvents(end);
+            } else if (pendingLength > MAX_PENDING) {
+                write(pending, 0, pendingLength);
+                pendingLength = 0;
             }
         }
+    }
+
+    /** Relays the complete events in {@code pending[0, end)} with one flush, leaving the rest pending. */
+    private void relayEvents(int end) {
+        int kept = 0;
+        int eventStart = 0;
+        while (eventStart < end) {
+            int eventEnd = nextEventEnd(eventStart, end);
+            if (!keep(eventStart, eventEnd)) {
+                if (eventStart > kept) {
+                    writeUnflushed(pending, kept, eventStart - kept);
+                }
+                kept = eventEnd;
+            }
+            eventStart = eventEnd;
+        }
+        writeUnflushed(pending, kept, end - kept);
+        flush();
+        System.arraycopy(pending, end, pending, 0, pendingLength - end);
+        pendingLength -= end;
+    }
+
+    /**
+     * Counts the usage an event reports, and says whether it goes to the caller: all do but the
+     * usage-only chunk the gateway asked for itself. Only events that carry a usage object are parsed.
+     */
+    private boolean keep(int from, int to) {
+        int data = indexOf(DATA, from, to);
+        if (data < 0 || !hasUsageObject(from, to)) {
+            return true;
+        }
+        int json = data + DATA.length;
+        int lineEnd = json;
+        while (lineEnd < to && pending[lineEnd] != '\n' && pending[lineEnd] != '\r') {
+            lineEnd++;
+        }
+        JsonValue chunk = parse(json, lineEnd);
+        TokenUsage.from(chunk).ifPresent(reported -> usage = reported);
+        return !(hideUsageChunk && chunk instanceof JsonObject object
+                && object.get("choices") instanceof JsonArray choices && choices.isEmpty());
+    }
+
+    /** Whether the event holds {@code "usage"} followed by an object (all other chunks say {@code "usage":null}). */
+    private boolean hasUsageObject(int from, int to) {
+        int at = indexOf(USAGE, from, to);
+        while (at >= 0) {
+            int i = at + USAGE.length;
+            while (i < to && (pending[i] == ' ' || pending[i] == ':')) {
+                i++;
+            }
+            if (i < to && pending[i] == '{') {
+                return true;
+            }
+            at = indexOf(USAGE, at + 1, to);
+        }
+        return false;
+    }
+
+    private JsonValue parse(int from, int to) {
+        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(pending, from, to - from))) {
+            return reader.readValue();
+        } catch (JsonException | IllegalStateException e) {
+            return JsonValue.NULL;
+        }
+    }
+
+    private int indexOf(byte[] wanted, int from, int to) {
+        outer:
+        for (int i = from; i <= to - wanted.length; i++) {
+            for (int j = 0; j < wanted.length; j++) {
+                if (pending[i + j] != wanted[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /** Returns the index just past the first blank line after {@code from}, or {@code end}. */
+    private int nextEventEnd(int from, int end) {
+        for (int i = from + 1; i < end; i++) {
+            if (pending[i] == '\n' && (pending[i - 1] == '\n'
+                    || (i >= 3 && pending[i - 1] == '\r' && pending[i - 2] == '\n' && pending[i - 3] == '\r'))) {
+                return i + 1;
+            }
+        }
+        return end;
     }
 
     /** Writes one event the gateway makes itself, such as an error, as a complete event. */
@@ -64,8 +174,23 @@ final class SseRelay {
     }
 
     private void write(byte[] bytes, int offset, int length) {
+        writeUnflushed(bytes, offset, length);
+        flush();
+    }
+
+    private void writeUnflushed(byte[] bytes, int offset, int length) {
+        if (length == 0) {
+            return;
+        }
         try {
             caller.write(bytes, offset, length);
+        } catch (IOException | UncheckedIOException e) {
+            throw new CallerGone(e);
+        }
+    }
+
+    private void flush() {
+        try {
             caller.flush();
         } catch (IOException | UncheckedIOException e) {
             throw new CallerGone(e);

@@ -10,4 +10,10 @@ public interface UpstreamRequest {
 
     /** Returns the body to send along {@code route}; called once per attempt, and only when attempted. */
     byte[] bodyFor(Route route);
+
+    /**
+     * Whether the body for {@code route} asks for stream usage that the caller did not: the final
+     * usage-only chunk is then counted but not relayed.
+     */
+    boolean addsUsage(Route route);
 }

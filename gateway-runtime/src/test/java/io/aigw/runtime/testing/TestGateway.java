@@ -13,6 +13,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +29,12 @@ public final class TestGateway implements AutoCloseable {
     public static final String KEY = "sk-gw-test-key-0123456789abcdef";
 
     private final Gateway gateway;
+    private final Path dataFolder;
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
-    private TestGateway(Gateway gateway) {
+    private TestGateway(Gateway gateway, Path dataFolder) {
         this.gateway = gateway;
+        this.dataFolder = dataFolder;
     }
 
     /** Starts a gateway with the plugins on the test class path. */
@@ -40,13 +44,15 @@ public final class TestGateway implements AutoCloseable {
 
     public static TestGateway start(Map<String, String> config, Map<String, String> environment,
                                     List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
+        Path dataFolder = createTempFolder();
         Map<String, String> all = new HashMap<>(Map.of(
                 "gateway.host", "127.0.0.1",
                 "gateway.port", "0",
-                "gateway.master-key", KEY));
+                "gateway.master-key", KEY,
+                "gateway.database.url", "jdbc:sqlite:" + dataFolder.resolve("gateway.db")));
         all.putAll(config);
         Settings settings = new Settings(Config.just(ConfigSources.create(all)), environment);
-        return new TestGateway(Gateway.start(settings, plugins, upstreamTls));
+        return new TestGateway(Gateway.start(settings, plugins, upstreamTls), dataFolder);
     }
 
     public Gateway gateway() {
@@ -88,5 +94,22 @@ public final class TestGateway implements AutoCloseable {
     @Override
     public void close() {
         gateway.close();
+        deleteRecursively(dataFolder);
+    }
+
+    private static Path createTempFolder() {
+        try {
+            return Files.createTempDirectory("aigw-test-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteRecursively(Path folder) {
+        try (var paths = Files.walk(folder)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

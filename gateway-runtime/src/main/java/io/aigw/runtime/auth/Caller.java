@@ -1,0 +1,10 @@
+package io.aigw.runtime.auth;
+
+/**
+ * Who sent a request, as far as the gateway needs to know.
+ *
+ * @param keyId the key's id, which logs and usage records show instead of the key
+ * @param admin whether the key may manage keys and read usage
+ */
+public record Caller(String keyId, boolean admin) {
+}

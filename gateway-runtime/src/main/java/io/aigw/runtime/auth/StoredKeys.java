@@ -1,0 +1,57 @@
+package io.aigw.runtime.auth;
+
+import io.aigw.runtime.store.GatewayStore;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Workspace keys from the store, behind a short cache so the hot path rarely reaches the database.
+ * An answer (found or not) is reused for at most the cache time, which is therefore also the
+ * longest a revoked key keeps working on any replica. Unknown keys are cached too, so a caller
+ * guessing keys does not turn into database load; the cache is bounded and simply starts over
+ * when full.
+ */
+public final class StoredKeys implements WorkspaceKeys {
+    private static final int MAX_CACHED = 10_000;
+
+    private final Optional<MasterKey> master;
+    private final GatewayStore store;
+    private final long cacheNanos;
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+
+    public StoredKeys(Optional<MasterKey> master, GatewayStore store, Duration cacheTime) {
+        this.master = master;
+        this.store = store;
+        this.cacheNanos = cacheTime.toNanos();
+    }
+
+    @Override
+    public Optional<Caller> authenticate(String presentedKey) {
+        Optional<Caller> caller = master.flatMap(key -> key.authenticate(presentedKey));
+        if (caller.isPresent()) {
+            return caller;
+        }
+        String hash = MasterKey.hashHex(presentedKey);
+        long now = System.nanoTime();
+        Cached cached = cache.get(hash);
+        if (cached == null || now - cached.loadedAt() > cacheNanos) {
+            cached = new Cached(store.findKey(hash).filter(key -> !key.revoked())
+                    .map(key -> new Caller(key.id(), key.admin())), now);
+            if (cache.size() >= MAX_CACHED) {
+                cache.clear();
+            }
+            cache.put(hash, cached);
+        }
+        return cached.caller();
+    }
+
+    /** Forgets every cached answer on this replica, so a revocation made here applies at once. */
+    public void forgetCached() {
+        cache.clear();
+    }
+
+    private record Cached(Optional<Caller> caller, long loadedAt) {
+    }
+}

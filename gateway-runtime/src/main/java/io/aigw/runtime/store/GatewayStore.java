@@ -1,0 +1,39 @@
+package io.aigw.runtime.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where workspace keys and usage records live. Nothing above this interface knows which database
+ * it is: an embedded SQLite file for one gateway, PostgreSQL shared by several replicas.
+ */
+public interface GatewayStore extends AutoCloseable {
+
+    /** Stores a new key by its SHA-256 hash (hex) and returns it. */
+    StoredKey createKey(String name, String keyHash, boolean admin);
+
+    /** Every key, newest first, revoked ones included. */
+    List<StoredKey> listKeys();
+
+    /** Marks a key revoked; returns false when no key has that id. Revoking twice is harmless. */
+    boolean revokeKey(String id);
+
+    /** Finds a key by the SHA-256 hash (hex) of its text. */
+    Optional<StoredKey> findKey(String keyHash);
+
+    /** Whether any key was ever stored (revoked ones count). */
+    boolean hasKeys();
+
+    /** Appends usage records in one transaction. */
+    void recordUsage(List<UsageRecord> records);
+
+    /** Sums usage per key in {@code [from, to)}, most tokens first. */
+    List<UsageTotals> usageByKey(Instant from, Instant to);
+
+    /** Sums usage per requested model in {@code [from, to)}, most tokens first. */
+    List<UsageTotals> usageByModel(Instant from, Instant to);
+
+    @Override
+    void close();
+}

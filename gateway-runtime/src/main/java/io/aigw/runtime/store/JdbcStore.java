@@ -1,0 +1,286 @@
+package io.aigw.runtime.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import io.aigw.runtime.config.Settings;
+import com.zaxxer.hikari.HikariDataSource;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * The store on any JDBC database with the shared schema: a pooled data source, the schema brought
+ * up to date by Flyway at open, plain SQL that SQLite and PostgreSQL both speak.
+ */
+public final class JdbcStore implements GatewayStore {
+    private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final HikariDataSource dataSource;
+
+    private JdbcStore(HikariDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Opens the database at {@code jdbcUrl} ({@code jdbc:sqlite:<file>} or {@code jdbc:postgresql://...})
+     * and applies the migrations it lacks.
+     *
+     * @throws StoreException when the database cannot be reached or migrated
+     */
+    public static JdbcStore open(String jdbcUrl, Optional<String> user, Optional<String> password, int poolSize) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        user.ifPresent(config::setUsername);
+        password.ifPresent(config::setPassword);
+        config.setMaximumPoolSize(poolSize);
+        config.setPoolName("aigw-store");
+        if (jdbcUrl.startsWith("jdbc:sqlite:")) {
+            createParentFolder(jdbcUrl);
+            // WAL lets key lookups read while the usage writer writes; busy_timeout waits out the writer.
+            config.addDataSourceProperty("journal_mode", "WAL");
+            config.addDataSourceProperty("busy_timeout", "5000");
+        }
+        HikariDataSource dataSource;
+        try {
+            dataSource = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            throw new StoreException("Cannot open the database " + redact(jdbcUrl) + " (gateway.database.url): "
+                    + rootMessage(e), e);
+        }
+        try {
+            migrate(dataSource);
+        } catch (RuntimeException e) {
+            dataSource.close();
+            throw new StoreException("Cannot bring the schema of " + redact(jdbcUrl) + " up to date: "
+                    + rootMessage(e), e);
+        }
+        return new JdbcStore(dataSource);
+    }
+
+    /**
+     * Opens the store the settings name: {@code gateway.database.url} (env {@code GATEWAY_DATABASE_URL}),
+     * by default an SQLite file {@code data/gateway.db} under the gateway's home folder.
+     */
+    public static JdbcStore open(Settings settings) {
+        String home = System.getProperty("gateway.home", ".");
+        String url = settings.get("gateway.database.url", "jdbc:sqlite:" + Path.of(home, "data", "gateway.db"));
+        return open(url, settings.get("gateway.database.user"), settings.get("gateway.database.password"),
+                settings.getInt("gateway.database.pool-size", 8));
+    }
+
+    private static void migrate(DataSource dataSource) {
+        Flyway.configure(JdbcStore.class.getClassLoader())
+                .dataSource(dataSource)
+                .javaMigrations(new V1__WorkspaceKeysAndUsage())
+                .locations(new String[0])
+                .load()
+                .migrate();
+    }
+
+    @Override
+    public StoredKey createKey(String name, String keyHash, boolean admin) {
+        StoredKey key = new StoredKey("key_" + HexFormat.of().formatHex(randomBytes(8)), name, admin,
+                Instant.ofEpochMilli(System.currentTimeMillis()), Optional.empty());
+        update("create a key", "INSERT INTO workspace_keys (id, name, key_hash, admin, created_at) VALUES (?, ?, ?, ?, ?)",
+                statement -> {
+                    statement.setString(1, key.id());
+                    statement.setString(2, name);
+                    statement.setString(3, keyHash);
+                    statement.setBoolean(4, admin);
+                    statement.setLong(5, key.createdAt().toEpochMilli());
+                });
+        return key;
+    }
+
+    @Override
+    public List<StoredKey> listKeys() {
+        return query("list keys", "SELECT " + KEY_COLUMNS + " FROM workspace_keys ORDER BY created_at DESC, id",
+                statement -> { }, JdbcStore::key);
+    }
+
+    @Override
+    public boolean revokeKey(String id) {
+        int found = update("revoke a key", "UPDATE workspace_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?",
+                statement -> {
+                    statement.setLong(1, System.currentTimeMillis());
+                    statement.setString(2, id);
+                });
+        return found > 0;
+    }
+
+    @Override
+    public Optional<StoredKey> findKey(String keyHash) {
+        return query("look up a key", "SELECT " + KEY_COLUMNS + " FROM workspace_keys WHERE key_hash = ?",
+                statement -> statement.setString(1, keyHash), JdbcStore::key).stream().findFirst();
+    }
+
+    @Override
+    public boolean hasKeys() {
+        return !query("count keys", "SELECT id FROM workspace_keys LIMIT 1", statement -> { },
+                rows -> rows.getString(1)).isEmpty();
+    }
+
+    @Override
+    public void recordUsage(List<UsageRecord> records) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO usage_records (recorded_at, key_id,"
+                    + " requested_model, provider, upstream_model, status, prompt_tokens, completion_tokens,"
+                    + " total_tokens, latency_micros, first_byte_micros, fallbacks)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (UsageRecord record : records) {
+                    insert.setLong(1, record.time().toEpochMilli());
+                    insert.setString(2, record.keyId());
+                    insert.setString(3, truncate(record.requestedModel(), 300));
+                    setNullable(insert, 4, record.provider());
+                    setNullable(insert, 5, truncate(record.upstreamModel(), 300));
+                    insert.setInt(6, record.status());
+                    insert.setLong(7, record.promptTokens());
+                    insert.setLong(8, record.completionTokens());
+                    insert.setLong(9, record.totalTokens());
+                    insert.setLong(10, record.latencyMicros());
+                    insert.setLong(11, record.firstByteMicros());
+                    insert.setInt(12, record.fallbacks());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+                connection.commit();
+            } catch (SQLException e) {
+                connection.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("Cannot record usage: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<UsageTotals> usageByKey(Instant from, Instant to) {
+        return totals("key_id", from, to);
+    }
+
+    @Override
+    public List<UsageTotals> usageByModel(Instant from, Instant to) {
+        return totals("requested_model", from, to);
+    }
+
+    private List<UsageTotals> totals(String column, Instant from, Instant to) {
+        // Reported token counts only: -1 means the upstream reported none.
+        String sql = "SELECT " + column + ", COUNT(*),"
+                + " SUM(CASE WHEN prompt_tokens > 0 THEN prompt_tokens ELSE 0 END),"
+                + " SUM(CASE WHEN completion_tokens > 0 THEN completion_tokens ELSE 0 END),"
+                + " SUM(CASE WHEN total_tokens > 0 THEN total_tokens ELSE 0 END)"
+                + " FROM usage_records WHERE recorded_at >= ? AND recorded_at < ?"
+                + " GROUP BY " + column + " ORDER BY 5 DESC, 1";
+        return query("sum usage", sql, statement -> {
+            statement.setLong(1, from.toEpochMilli());
+            statement.setLong(2, to.toEpochMilli());
+        }, rows -> new UsageTotals(rows.getString(1), rows.getLong(2), rows.getLong(3), rows.getLong(4),
+                rows.getLong(5)));
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    private int update(String what, String sql, Binder binder) {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            binder.bind(statement);
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("Cannot " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    private <T> List<T> query(String what, String sql, Binder binder, RowMapper<T> mapper) {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            binder.bind(statement);
+            try (ResultSet rows = statement.executeQuery()) {
+                List<T> result = new ArrayList<>();
+                while (rows.next()) {
+                    result.add(mapper.map(rows));
+                }
+                return result;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("Cannot " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static StoredKey key(ResultSet rows) throws SQLException {
+        long revoked = rows.getLong(5);
+        Optional<Instant> revokedAt = rows.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(revoked));
+        return new StoredKey(rows.getString(1), rows.getString(2), rows.getBoolean(3),
+                Instant.ofEpochMilli(rows.getLong(4)), revokedAt);
+    }
+
+    private static void setNullable(PreparedStatement statement, int index, String value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.VARCHAR);
+        } else {
+            statement.setString(index, value);
+        }
+    }
+
+    private static String truncate(String value, int length) {
+        return value == null || value.length() <= length ? value : value.substring(0, length);
+    }
+
+    private static byte[] randomBytes(int count) {
+        byte[] bytes = new byte[count];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static void createParentFolder(String jdbcUrl) {
+        String file = jdbcUrl.substring("jdbc:sqlite:".length()).split("\\?", 2)[0];
+        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
+            return;
+        }
+        Path parent = Path.of(file).toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (java.io.IOException e) {
+            throw new StoreException("Cannot create the folder " + parent + " for the database: " + e.getMessage(), e);
+        }
+    }
+
+    /** A JDBC URL may carry a password; error messages show it without the query part. */
+    private static String redact(String jdbcUrl) {
+        int query = jdbcUrl.indexOf('?');
+        return query < 0 ? jdbcUrl : jdbcUrl.substring(0, query) + "?...";
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+
+    @FunctionalInterface
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface RowMapper<T> {
+        T map(ResultSet rows) throws SQLException;
+    }
+}

@@ -1,0 +1,16 @@
+package io.aigw.runtime.store;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A workspace key as the store keeps it: never the key itself, only its SHA-256 hash (not here).
+ *
+ * @param admin whether the key may call the admin API (the key made at first start)
+ */
+public record StoredKey(String id, String name, boolean admin, Instant createdAt, Optional<Instant> revokedAt) {
+
+    public boolean revoked() {
+        return revokedAt.isPresent();
+    }
+}
