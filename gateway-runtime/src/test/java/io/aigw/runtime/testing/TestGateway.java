@@ -55,6 +55,11 @@ public final class TestGateway implements AutoCloseable {
         return new TestGateway(Gateway.start(settings, plugins, upstreamTls), dataFolder);
     }
 
+    /** The JDBC URL of this gateway's own SQLite file, to read what it stored. */
+    public String databaseUrl() {
+        return "jdbc:sqlite:" + dataFolder.resolve("gateway.db");
+    }
+
     public Gateway gateway() {
         return gateway;
     }

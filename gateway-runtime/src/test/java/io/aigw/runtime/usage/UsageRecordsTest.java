@@ -1,0 +1,155 @@
+package io.aigw.runtime.usage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.aigw.runtime.testing.TestGateway;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Every chat completion leaves one usage record, streams included, without changing what the caller sees. */
+public final class UsageRecordsTest {
+    private static final String CHUNK = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+            + "\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}],\"usage\":null}\n\n";
+    private static final String LAST = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,"
+            + "\"delta\":{},\"finish_reason\":\"stop\"}],\"usage\":null}\n\n";
+    private static final String USAGE = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[],"
+            + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15}}\n\n";
+    private static final String DONE = "data: [DONE]\n\n";
+
+    private MockWebServer upstream;
+    private TestGateway gateway;
+
+    @BeforeEach
+    void start() throws IOException {
+        upstream = new MockWebServer();
+        upstream.start(InetAddress.getLoopbackAddress(), 0);
+        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
+                "gateway.usage.flush-interval", "50ms"), Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
+        upstream.close();
+    }
+
+    @Test
+    void aPlainCompletionIsRecordedWithItsTokens() throws Exception {
+        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
+                .body("{\"object\":\"chat.completion\",\"model\":\"gpt-5-2025\",\"choices\":[],"
+                        + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":2,\"total_tokens\":11}}").build());
+
+        assertEquals(200, gateway.chat("{\"model\":\"openai/gpt-5\",\"messages\":[]}").statusCode());
+
+        List<String> records = recordsWhenWritten(1);
+        assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 9 2 11 fallbacks=0"), records);
+    }
+
+    @Test
+    void aStreamWithoutIncludeUsageIsCountedAndTheCallerSeesNoExtraChunk() throws Exception {
+        upstream.enqueue(stream(CHUNK + LAST + USAGE + DONE));
+
+        HttpResponse<String> response = gateway.chat(
+                "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[]}");
+
+        assertEquals(CHUNK + LAST + DONE, response.body());
+        assertEquals("{\"stream_options\":{\"include_usage\":true},\"model\":\"gpt-5\",\"stream\":true,\"messages\":[]}",
+                upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+        assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 12 3 15 fallbacks=0"), recordsWhenWritten(1));
+    }
+
+    @Test
+    void aStreamWhoseCallerAskedForUsageIsRelayedAsSent() throws Exception {
+        upstream.enqueue(stream(CHUNK + LAST + USAGE + DONE));
+        String request = "{\"model\":\"openai/gpt-5\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                + "\"messages\":[]}";
+
+        HttpResponse<String> response = gateway.chat(request);
+
+        assertEquals(CHUNK + LAST + USAGE + DONE, response.body());
+        assertEquals(request.replace("openai/gpt-5", "gpt-5"), upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+        assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 12 3 15 fallbacks=0"), recordsWhenWritten(1));
+    }
+
+    @Test
+    void streamOptionsThatTurnUsageOffAreTurnedOnUpstreamAndTheOtherOptionsKept() throws Exception {
+        upstream.enqueue(stream(CHUNK + USAGE + DONE));
+
+        HttpResponse<String> response = gateway.chat("{\"model\":\"openai/gpt-5\",\"stream\":true,"
+                + "\"stream_options\":{\"include_usage\":false,\"include_obfuscation\":false},\"messages\":[]}");
+
+        assertEquals(CHUNK + DONE, response.body());
+        assertEquals("{\"model\":\"gpt-5\",\"stream\":true,\"stream_options\":{\"include_usage\":true,"
+                + "\"include_obfuscation\":false},\"messages\":[]}", upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+        assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 12 3 15 fallbacks=0"), recordsWhenWritten(1));
+    }
+
+    @Test
+    void failuresAndFallbacksAreRecordedToo() throws Exception {
+        gateway.close();
+        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
+                        "providers.gemini.base-url", upstream.url("/v1").toString(),
+                        "gateway.usage.flush-interval", "50ms"),
+                Map.of("OPENAI_API_KEY", "sk-a", "GEMINI_API_KEY", "sk-b"));
+        upstream.enqueue(new MockResponse.Builder().code(503).body("busy").build());
+        upstream.enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1,"
+                + "\"total_tokens\":2}}").build());
+
+        gateway.chat("{\"model\":\"gateway/auto\",\"messages\":[]}");
+        gateway.chat("{\"model\":\"xai/grok-4\",\"messages\":[]}");
+
+        assertEquals(List.of(
+                "master gateway/auto gemini gemini-flash-latest 200 1 1 2 fallbacks=1",
+                "master xai/grok-4 null null 502 -1 -1 -1 fallbacks=0"), recordsWhenWritten(2));
+    }
+
+    private static MockResponse stream(String events) {
+        return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(events).build();
+    }
+
+    /** Polls the gateway's database until {@code count} records are there (they are written off the request thread). */
+    private List<String> recordsWhenWritten(int count) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        List<String> records = List.of();
+        while (System.nanoTime() < deadline) {
+            records = records();
+            if (records.size() >= count) {
+                return records;
+            }
+            Thread.sleep(50);
+        }
+        return records;
+    }
+
+    private List<String> records() throws SQLException {
+        try (Connection connection = DriverManager.getConnection(gateway.databaseUrl());
+             ResultSet rows = connection.createStatement().executeQuery("SELECT key_id, requested_model, provider,"
+                     + " upstream_model, status, prompt_tokens, completion_tokens, total_tokens, fallbacks,"
+                     + " latency_micros, first_byte_micros FROM usage_records ORDER BY recorded_at")) {
+            List<String> records = new ArrayList<>();
+            while (rows.next()) {
+                if (rows.getLong(10) <= 0) {
+                    throw new AssertionError("latency must be recorded");
+                }
+                records.add(rows.getString(1) + " " + rows.getString(2) + " " + rows.getString(3) + " "
+                        + rows.getString(4) + " " + rows.getInt(5) + " " + rows.getLong(6) + " " + rows.getLong(7)
+                        + " " + rows.getLong(8) + " fallbacks=" + rows.getInt(9));
+            }
+            return records;
+        }
+    }
+}
