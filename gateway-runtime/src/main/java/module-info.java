@@ -8,6 +8,11 @@ module io.aigw.runtime {
     requires io.helidon.config.yaml;
     requires io.helidon.logging.common;
     requires io.helidon.logging.jul;
+    requires io.helidon.health;
+    requires io.helidon.metrics.api;
+    requires io.helidon.webserver.observe;
+    requires io.helidon.webserver.observe.health;
+    requires io.helidon.webserver.observe.metrics;
     requires jakarta.json;
     requires org.eclipse.parsson;
     requires java.logging;

@@ -19,7 +19,25 @@ import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.upstream.UpstreamTimeouts;
-import io.aigw.runtime.usage.UsageRecorder;
+import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.observe.AccessLog;
+import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.observe.ReadinessCheck;
+import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.store.UsageRecord;
+import io.helidon.metrics.api.Metrics;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.ObserveFeatureConfig;
+import io.helidon.webserver.observe.health.HealthObserver;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -36,19 +54,23 @@ public final class Gateway implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Gateway.class.getName());
     /** {@code gateway.max-body-size}: 10 MiB by default. */
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
+    private static final String OBSERVE_SOCKET = "observe";
 
     private final RoutingTable routing;
     private final GatewayStore store;
-    private final UsageRecorder usage;
+    private final BatchWriter<UsageRecord> usage;
+    private final Optional<AccessLog> accessLog;
     private final ChatForwarder forwarder;
     private final WebServer server;
     private final Optional<String> generatedMasterKey;
 
-    private Gateway(RoutingTable routing, GatewayStore store, UsageRecorder usage, ChatForwarder forwarder,
-                    WebServer server, Optional<String> generatedMasterKey) {
+    private Gateway(RoutingTable routing, GatewayStore store, BatchWriter<UsageRecord> usage,
+                    Optional<AccessLog> accessLog, ChatForwarder forwarder, WebServer server,
+                    Optional<String> generatedMasterKey) {
         this.routing = routing;
         this.store = store;
         this.usage = usage;
+        this.accessLog = accessLog;
         this.forwarder = forwarder;
         this.server = server;
         this.generatedMasterKey = generatedMasterKey;
@@ -74,8 +96,10 @@ public final class Gateway implements AutoCloseable {
                 ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
         StoredKeys keys = new StoredKeys(masterKey, store,
                 settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)));
-        UsageRecorder usage = new UsageRecorder(store, settings.getInt("gateway.usage.queue-size", 10_000),
-                settings.getDuration("gateway.usage.flush-interval", Duration.ofSeconds(1)));
+        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records",
+                settings.getInt("gateway.usage.queue-size", 10_000), store::recordUsage);
+        GatewayMetrics metrics = new GatewayMetrics(Metrics.globalRegistry(), publicModelIds(routing));
+        Optional<AccessLog> accessLog = accessLog(settings.get("gateway.access-log", "stdout"));
 
         UpstreamTimeouts timeouts = new UpstreamTimeouts(
                 settings.getDuration("gateway.timeouts.connect", UpstreamTimeouts.DEFAULTS.connect()),
@@ -84,14 +108,15 @@ public final class Gateway implements AutoCloseable {
         Optional<Tls> tls = upstreamTls.or(() -> settings.node("gateway.upstream-tls").exists()
                 ? Optional.of(Tls.create(settings.node("gateway.upstream-tls"))) : Optional.empty());
         ChatForwarder forwarder = new ChatForwarder(providers, timeouts,
-                settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)), tls);
+                settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)), tls, metrics);
         long maxBodyBytes = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
         String label = settings.get("gateway.name", "aigw");
 
         HttpRouting.Builder httpRouting = HttpRouting.builder()
+                .addFilter(new RequestObserver(accessLog))
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routing, forwarder, usage, maxBodyBytes))
+                        new ChatCompletionsService(routing, forwarder, usage, metrics, maxBodyBytes))
                 .register("/api/v1/models", new ModelsService(routing, label))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -101,14 +126,50 @@ public final class Gateway implements AutoCloseable {
                     new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"
                             + " and the gateway's log has the details.", "server_error", null, null).send(response);
                 });
-        WebServer server = WebServer.builder()
+        WebServerConfig.Builder server = WebServer.builder()
                 .config(settings.node("server"))
                 .host(settings.get("gateway.host", "0.0.0.0"))
                 .port(settings.getInt("gateway.port", 8080))
-                .routing(httpRouting)
-                .build()
-                .start();
-        return new Gateway(routing, store, usage, forwarder, server, generatedKey);
+                // Main's own hook stops the server, then writes what is queued: the order matters.
+                .shutdownHook(false)
+                .shutdownGracePeriod(settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30)))
+                .routing(httpRouting);
+        ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
+                .addObserver(HealthObserver.builder().details(true)
+                        .addCheck(new ReadinessCheck(routing, store)).build())
+                .addObserver(MetricsObserver.create());
+        settings.get("gateway.observe.port").ifPresent(port -> {
+            server.putSocket(OBSERVE_SOCKET, socket -> socket.host(settings.get("gateway.host", "0.0.0.0"))
+                    .port(settings.getInt("gateway.observe.port", 0)));
+            observe.sockets(List.of(OBSERVE_SOCKET));
+        });
+        server.addFeature(observe.build());
+        return new Gateway(routing, store, usage, accessLog, forwarder, server.build().start(), generatedKey);
+    }
+
+    private static Set<String> publicModelIds(RoutingTable routing) {
+        Set<String> ids = new HashSet<>();
+        ids.add(RoutingTable.AUTO_MODEL);
+        for (Provider provider : routing.byPriority()) {
+            provider.catalogue().forEach(model -> ids.add(provider.publicId(model.id())));
+        }
+        return ids;
+    }
+
+    /** {@code stdout}, {@code off}, or a file that lines are appended to. */
+    private static Optional<AccessLog> accessLog(String target) {
+        return switch (target) {
+            case "off" -> Optional.empty();
+            case "stdout" -> Optional.of(new AccessLog(System.out));
+            default -> {
+                try {
+                    yield Optional.of(new AccessLog(Files.newOutputStream(Path.of(target),
+                            StandardOpenOption.CREATE, StandardOpenOption.APPEND)));
+                } catch (IOException e) {
+                    throw new ConfigurationException("gateway.access-log: cannot open '" + target + "': " + e);
+                }
+            }
+        };
     }
 
     /** The port the server listens on (useful when configured as 0). */
@@ -130,11 +191,21 @@ public final class Gateway implements AutoCloseable {
         return store;
     }
 
-    /** Stops taking requests, writes the usage still queued, then lets go of upstreams and the store. */
+    /** The port of the separate observe socket, when {@code gateway.observe.port} asks for one. */
+    public Optional<Integer> observePort() {
+        int port = server.port(OBSERVE_SOCKET);
+        return port > 0 ? Optional.of(port) : Optional.empty();
+    }
+
+    /**
+     * Stops taking requests and lets those in flight, streams included, finish within the grace
+     * period; then writes the usage records and log lines still queued and lets go of the rest.
+     */
     @Override
     public void close() {
         server.stop();
         usage.close();
+        accessLog.ifPresent(AccessLog::close);
         forwarder.close();
         store.close();
     }

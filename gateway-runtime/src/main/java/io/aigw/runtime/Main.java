@@ -30,6 +30,8 @@ public final class Main {
         }
         try {
             Gateway gateway = Gateway.start(settings, PluginDiscovery.discover(), Optional.empty());
+            // SIGTERM: stop taking requests, let those in flight finish, write what is queued, exit 0.
+            Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "aigw-shutdown"));
             gateway.generatedMasterKey().ifPresent(key -> System.out.println("No GATEWAY_MASTER_KEY is set and the"
                     + " key store was empty, so this first start made an admin key; it is shown only now:"
                     + System.lineSeparator() + "  " + key));

@@ -1,15 +1,17 @@
 package io.aigw.runtime.api;
 
 import io.aigw.runtime.auth.Caller;
+import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.upstream.CallReport;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.upstream.TokenUsage;
-import io.aigw.runtime.usage.UsageRecorder;
 import io.helidon.http.HttpMediaType;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
@@ -29,14 +31,16 @@ import java.util.List;
 public final class ChatCompletionsService implements HttpService {
     private final RoutingTable routing;
     private final ChatForwarder forwarder;
-    private final UsageRecorder usage;
+    private final BatchWriter<UsageRecord> usage;
+    private final GatewayMetrics metrics;
     private final long maxBodyBytes;
 
-    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, UsageRecorder usage,
-                                  long maxBodyBytes) {
+    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
+                                  GatewayMetrics metrics, long maxBodyBytes) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
+        this.metrics = metrics;
         this.maxBodyBytes = maxBodyBytes;
     }
 
@@ -49,7 +53,10 @@ public final class ChatCompletionsService implements HttpService {
         long started = System.nanoTime();
         requireJson(request);
         ChatRequest chat = ChatRequest.parse(readBody(request));
-        CallReport report = new CallReport();
+        CallReport report = new CallReport(request.context().get(RequestObserver.RequestId.class)
+                .map(RequestObserver.RequestId::value).orElse("none"), chat.model(), started);
+        request.context().register(report);
+        metrics.requestStarted();
         int status = 0;
         try {
             if (RoutingTable.AUTO_MODEL.equals(chat.model())) {
@@ -66,7 +73,21 @@ public final class ChatCompletionsService implements HttpService {
             status = e.error().status().code();
             throw e;
         } finally {
-            usage.record(record(request, chat, report, status, started));
+            metrics.requestEnded();
+            count(report, status);
+            usage.offer(record(request, chat, report, status, started));
+        }
+    }
+
+    private void count(CallReport report, int status) {
+        long now = System.nanoTime();
+        long waitedFor = report.isStream() ? report.firstByteNanos() : now;
+        TokenUsage tokens = report.usage();
+        metrics.completed(report.requestedModel(), report.provider(), status,
+                Math.max(0, waitedFor - report.startedNanos() - report.upstreamNanos()), report.upstreamNanos(),
+                tokens.promptTokens(), tokens.completionTokens());
+        if (report.isStream()) {
+            metrics.streamFirstByte(report.provider(), report.firstByteNanos() - report.startedNanos());
         }
     }
 

@@ -34,6 +34,9 @@ public interface GatewayStore extends AutoCloseable {
     /** Sums usage per requested model in {@code [from, to)}, most tokens first. */
     List<UsageTotals> usageByModel(Instant from, Instant to);
 
+    /** Checks that the database answers; throws {@link StoreException} when it does not. */
+    void ping();
+
     @Override
     void close();
 }

@@ -192,6 +192,11 @@ public final class JdbcStore implements GatewayStore {
     }
 
     @Override
+    public void ping() {
+        query("reach the database", "SELECT 1", statement -> { }, rows -> rows.getInt(1));
+    }
+
+    @Override
     public void close() {
         dataSource.close();
     }

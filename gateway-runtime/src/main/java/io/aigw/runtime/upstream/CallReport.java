@@ -5,12 +5,58 @@ package io.aigw.runtime.upstream;
  * for usage records, metrics and logs. Written by the request's own thread only.
  */
 public final class CallReport {
+    private final String requestId;
+    private final String requestedModel;
+    private final long startedNanos;
     private String provider;
     private String upstreamModel;
     private int status;
     private long firstByteNanos = -1;
     private int fallbacks;
     private TokenUsage usage = TokenUsage.NONE;
+    private long upstreamNanos;
+    private boolean streamed;
+
+    /**
+     * @param requestId    sent upstream as {@code X-Request-Id}
+     * @param startedNanos {@link System#nanoTime()} when the request arrived
+     */
+    public CallReport(String requestId, String requestedModel, long startedNanos) {
+        this.requestId = requestId;
+        this.requestedModel = requestedModel;
+        this.startedNanos = startedNanos;
+    }
+
+    public long startedNanos() {
+        return startedNanos;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    /** The model the caller asked for. */
+    public String requestedModel() {
+        return requestedModel;
+    }
+
+    void waitedOnUpstream(long nanos) {
+        upstreamNanos += nanos;
+    }
+
+    void streamed() {
+        streamed = true;
+    }
+
+    /** Time spent waiting on upstreams: whole answers, or a stream's headers; failed attempts included. */
+    public long upstreamNanos() {
+        return upstreamNanos;
+    }
+
+    /** Whether the answer was relayed as a stream. */
+    public boolean isStream() {
+        return streamed;
+    }
 
     void attempt(String provider, String upstreamModel) {
         if (this.provider != null) {

@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.SseRelay.CallerGone;
@@ -44,10 +45,12 @@ public final class ChatForwarder implements AutoCloseable {
     private final KeyCooldowns cooldowns;
     private final UpstreamTimeouts timeouts;
     private final Deadlines deadlines = new Deadlines();
+    private final GatewayMetrics metrics;
 
     public ChatForwarder(List<Provider> providers, UpstreamTimeouts timeouts, Duration keyCooldown,
-                         Optional<Tls> tls) {
+                         Optional<Tls> tls, GatewayMetrics metrics) {
         this.timeouts = timeouts;
+        this.metrics = metrics;
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,
                 provider -> new UpstreamClient(provider, timeouts, tls)));
@@ -85,6 +88,7 @@ public final class ChatForwarder implements AutoCloseable {
             if (last == null) {
                 return;
             }
+            metrics.fallback(route.provider().prefix());
             tried.add(route.provider().prefix() + " (" + last.summary() + ")");
         }
         if (last == null) {
@@ -106,8 +110,9 @@ public final class ChatForwarder implements AutoCloseable {
         HttpClientResponse upstream;
         try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos())) {
             try {
-                upstream = client.post(body, request.stream());
+                upstream = client.post(body, request.stream(), report.requestId());
             } catch (RuntimeException e) {
+                report.waitedOnUpstream(System.nanoTime() - started);
                 return deadline.expired() ? Failure.timeout(provider, "sent no response headers within "
                         + seconds(timeouts.firstByte()) + " (gateway.timeouts.first-byte)")
                         : Failure.unreachable(provider, e);
@@ -119,20 +124,24 @@ public final class ChatForwarder implements AutoCloseable {
                 int status = upstream.status().code();
                 if (status >= 200 && status < 300) {
                     if (request.stream() && isEventStream(upstream)) {
-                        relayStream(upstream, in, provider, response, started, headersAt, deadline,
+                        report.waitedOnUpstream(headersAt - started);
+                        relayStream(upstream, in, provider, response, deadline,
                                 request.addsUsage(route), report);
                         return null;
                     }
                     byte[] answer = readBody(in, provider, deadline);
-                    sendAnswer(response, upstream, status, answer, provider, started, System.nanoTime());
+                    report.waitedOnUpstream(System.nanoTime() - started);
+                    sendAnswer(response, upstream, status, answer, provider, report);
                     report.answered(status, System.nanoTime());
                     // Counted after the answer is out: the caller does not wait for it.
                     report.usage(TokenUsage.from(answer, 0, answer.length).orElse(TokenUsage.NONE));
                     return null;
                 }
                 byte[] error = UpstreamErrors.normalize(status, readBody(in, provider, deadline), provider.prefix());
+                report.waitedOnUpstream(System.nanoTime() - started);
                 if (status == 401 || status == 403) {
                     cooldowns.markRejected(provider.name());
+                    metrics.keyCooldown(provider.prefix());
                     LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " rejected the gateway's key (" + status
                             + "); gateway/auto skips it during the cool-down. Check " + provider.apiKeyVariable() + ".");
                 }
@@ -143,22 +152,25 @@ public final class ChatForwarder implements AutoCloseable {
                 failure.send(response, report);
                 return null;
             } catch (BodyFailed e) {
+                report.waitedOnUpstream(System.nanoTime() - started);
                 return e.failure;
             }
         }
     }
 
     private void relayStream(HttpClientResponse upstream, InputStream in, Provider provider, ServerResponse response,
-                             long started, long headersAt, Deadlines.Deadline deadline, boolean hideUsageChunk,
+                             Deadlines.Deadline deadline, boolean hideUsageChunk,
                              CallReport report) {
         response.status(Status.OK_200);
         response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
                 .map(Object::toString).orElse("text/event-stream"));
         response.header(HeaderValues.CACHE_NO_CACHE);
         response.header(PROVIDER_HEADER, provider.prefix());
-        response.header(SERVER_TIMING, serverTiming(started, headersAt, System.nanoTime()));
+        response.header(SERVER_TIMING, serverTiming(report));
         OutputStream out = response.outputStream();
         report.answered(Status.OK_200.code(), System.nanoTime());
+        report.streamed();
+        metrics.streamStarted();
         SseRelay relay = new SseRelay(in, out, hideUsageChunk);
         try {
             relay.run();
@@ -179,6 +191,7 @@ public final class ChatForwarder implements AutoCloseable {
             LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
         } finally {
             report.usage(relay.usage());
+            metrics.streamEnded();
         }
     }
 
@@ -203,12 +216,12 @@ public final class ChatForwarder implements AutoCloseable {
     }
 
     private void sendAnswer(ServerResponse response, HttpClientResponse upstream, int status, byte[] answer,
-                            Provider provider, long started, long answeredAt) {
+                            Provider provider, CallReport report) {
         response.status(Status.create(status));
         response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
                 .map(Object::toString).orElse("application/json"));
         response.header(PROVIDER_HEADER, provider.prefix());
-        response.header(SERVER_TIMING, serverTiming(started, answeredAt, System.nanoTime()));
+        response.header(SERVER_TIMING, serverTiming(report));
         relayedHeaders(upstream).forEach(response::header);
         response.send(answer);
     }
@@ -245,10 +258,10 @@ public final class ChatForwarder implements AutoCloseable {
         return status == 401 || status == 403 || status == 408 || status == 409 || status == 429 || status >= 500;
     }
 
-    /** The gateway's own time and the upstream's, as a {@code Server-Timing} header value. */
-    private static String serverTiming(long started, long upstreamDone, long now) {
-        double upstreamMs = (upstreamDone - started) / 1e6;
-        double gatewayMs = Math.max(0, (now - started) / 1e6 - upstreamMs);
+    /** The gateway's own time so far and the time spent waiting on upstreams, as a {@code Server-Timing} value. */
+    private static String serverTiming(CallReport report) {
+        double upstreamMs = report.upstreamNanos() / 1e6;
+        double gatewayMs = Math.max(0, (System.nanoTime() - report.startedNanos()) / 1e6 - upstreamMs);
         return String.format(Locale.ROOT, "gateway;dur=%.3f, upstream;dur=%.3f", gatewayMs, upstreamMs);
     }
 

@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.plugin.Provider;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
@@ -18,6 +19,7 @@ import java.util.Optional;
  */
 final class UpstreamClient {
     private static final String USER_AGENT = "aigw/0.1";
+    private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
 
     private final Provider provider;
     private final WebClient client;
@@ -45,13 +47,14 @@ final class UpstreamClient {
     }
 
     /** Sends a chat completion request and returns once the response headers are in. */
-    HttpClientResponse post(byte[] body, boolean stream) {
+    HttpClientResponse post(byte[] body, boolean stream, String requestId) {
         HttpClientRequest request = client.method(Method.POST)
                 .uri(url)
                 .readTimeout(readTimeout)
                 .header(HeaderValues.CONTENT_TYPE_JSON)
                 .header(HeaderNames.ACCEPT, stream ? "text/event-stream" : "application/json")
-                .header(HeaderNames.USER_AGENT, USER_AGENT);
+                .header(HeaderNames.USER_AGENT, USER_AGENT)
+                .header(REQUEST_ID, requestId);
         for (Map.Entry<String, String> header : provider.headers().entrySet()) {
             request.header(HeaderNames.create(header.getKey()), header.getValue());
         }

@@ -37,8 +37,7 @@ public final class UsageRecordsTest {
     void start() throws IOException {
         upstream = new MockWebServer();
         upstream.start(InetAddress.getLoopbackAddress(), 0);
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
-                "gateway.usage.flush-interval", "50ms"), Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString()), Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
     }
 
     @AfterEach
@@ -102,8 +101,7 @@ public final class UsageRecordsTest {
     void failuresAndFallbacksAreRecordedToo() throws Exception {
         gateway.close();
         gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
-                        "providers.gemini.base-url", upstream.url("/v1").toString(),
-                        "gateway.usage.flush-interval", "50ms"),
+                        "providers.gemini.base-url", upstream.url("/v1").toString()),
                 Map.of("OPENAI_API_KEY", "sk-a", "GEMINI_API_KEY", "sk-b"));
         upstream.enqueue(new MockResponse.Builder().code(503).body("busy").build());
         upstream.enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1,"

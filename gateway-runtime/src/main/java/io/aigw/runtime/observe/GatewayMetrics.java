@@ -1,0 +1,117 @@
+package io.aigw.runtime.observe;
+
+import io.helidon.metrics.api.Counter;
+import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.Tag;
+import io.helidon.metrics.api.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The gateway's Prometheus metrics, served by Helidon at {@code /observe/metrics}.
+ *
+ * <p>Labels stay bounded: {@code model} is a model of the installed catalogues (or
+ * {@code gateway/auto}), anything else a caller types counts as {@code other}; {@code provider} is
+ * an installed provider or {@code none}; no key ids.
+ */
+public final class GatewayMetrics {
+    private static final String OTHER = "other";
+    private static final Duration[] LATENCY_BUCKETS = {
+            Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1),
+            Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+            Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+            Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
+            Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120)};
+
+    private final MeterRegistry registry;
+    private final Set<String> knownModels;
+    private final AtomicInteger requestsInFlight = new AtomicInteger();
+    private final AtomicInteger streamsInFlight = new AtomicInteger();
+
+    /** @param knownModels the model ids callers may use that get their own label value */
+    public GatewayMetrics(MeterRegistry registry, Set<String> knownModels) {
+        this.registry = registry;
+        this.knownModels = Set.copyOf(knownModels);
+        registry.getOrCreate(Gauge.builder("gateway.requests.in.flight", requestsInFlight, AtomicInteger::get)
+                .description("Chat completion requests being handled"));
+        registry.getOrCreate(Gauge.builder("gateway.streams.in.flight", streamsInFlight, AtomicInteger::get)
+                .description("Streams being relayed"));
+    }
+
+    public void requestStarted() {
+        requestsInFlight.incrementAndGet();
+    }
+
+    public void requestEnded() {
+        requestsInFlight.decrementAndGet();
+    }
+
+    public void streamStarted() {
+        streamsInFlight.incrementAndGet();
+    }
+
+    public void streamEnded() {
+        streamsInFlight.decrementAndGet();
+    }
+
+    /** Counts a finished chat completion with its tokens and the gateway's and upstream's time. */
+    public void completed(String model, String provider, int status, long overheadNanos, long upstreamNanos,
+                          long promptTokens, long completionTokens) {
+        String modelLabel = modelLabel(model);
+        String providerLabel = provider == null ? "none" : provider;
+        registry.getOrCreate(Counter.builder("gateway.requests")
+                .description("Chat completion requests by provider, model and status")
+                .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel),
+                        Tag.create("status", Integer.toString(status))))).increment();
+        registry.getOrCreate(Timer.builder("gateway.overhead")
+                .description("Time the gateway itself adds to a request (total minus upstream)")
+                .buckets(LATENCY_BUCKETS)).record(overheadNanos, TimeUnit.NANOSECONDS);
+        if (provider != null) {
+            registry.getOrCreate(Timer.builder("gateway.upstream.latency")
+                    .description("Time spent waiting on the upstream for an answer (stream: its headers)")
+                    .tags(List.of(Tag.create("provider", providerLabel)))
+                    .buckets(LATENCY_BUCKETS)).record(upstreamNanos, TimeUnit.NANOSECONDS);
+        }
+        tokens(providerLabel, modelLabel, "in", promptTokens);
+        tokens(providerLabel, modelLabel, "out", completionTokens);
+    }
+
+    /** Records how long a stream took to send its first byte to the caller. */
+    public void streamFirstByte(String provider, long nanos) {
+        registry.getOrCreate(Timer.builder("gateway.stream.first.byte")
+                .description("Time from request to the first byte of a stream sent to the caller")
+                .tags(List.of(Tag.create("provider", provider)))
+                .buckets(LATENCY_BUCKETS)).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts a provider that failed and was passed over by {@code gateway/auto}. */
+    public void fallback(String provider) {
+        registry.getOrCreate(Counter.builder("gateway.fallbacks")
+                .description("Providers gateway/auto moved past after a failure")
+                .tags(List.of(Tag.create("provider", provider)))).increment();
+    }
+
+    /** Counts a provider key put on cool-down after the upstream rejected it. */
+    public void keyCooldown(String provider) {
+        registry.getOrCreate(Counter.builder("gateway.key.cooldowns")
+                .description("Upstream keys rejected (401/403) and skipped by gateway/auto for a while")
+                .tags(List.of(Tag.create("provider", provider)))).increment();
+    }
+
+    private void tokens(String provider, String model, String direction, long count) {
+        if (count > 0) {
+            registry.getOrCreate(Counter.builder("gateway.tokens")
+                    .description("Tokens the upstreams reported, in (prompt) and out (completion)")
+                    .tags(List.of(Tag.create("provider", provider), Tag.create("model", model),
+                            Tag.create("direction", direction)))).increment(count);
+        }
+    }
+
+    private String modelLabel(String model) {
+        return knownModels.contains(model) ? model : OTHER;
+    }
+}
