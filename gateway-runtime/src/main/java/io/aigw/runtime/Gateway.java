@@ -39,6 +39,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
@@ -98,7 +99,7 @@ public final class Gateway implements AutoCloseable {
                 settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)));
         BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records",
                 settings.getInt("gateway.usage.queue-size", 10_000), store::recordUsage);
-        GatewayMetrics metrics = new GatewayMetrics(Metrics.globalRegistry(), publicModelIds(routing));
+        GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, publicModelIds(routing));
         Optional<AccessLog> accessLog = accessLog(settings.get("gateway.access-log", "stdout"));
 
         UpstreamTimeouts timeouts = new UpstreamTimeouts(
@@ -121,6 +122,8 @@ public final class Gateway implements AutoCloseable {
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
                 .error(ApiException.class, (request, response, e) -> e.error().send(response))
+                // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
+                .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
                 .error(Exception.class, (request, response, e) -> {
                     LOG.log(Level.ERROR, "Unexpected failure answering " + request.prologue().uriPath().path(), e);
                     new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"

@@ -52,6 +52,22 @@ public record ApiError(Status status, String message, String type, String param,
         return new ApiError(Status.GATEWAY_TIMEOUT_504, message, "upstream_error", null, "timeout");
     }
 
+    /** An error the HTTP layer found before any handler ran: no such path, a wrong method, a bad request. */
+    public static ApiError fromHttp(Status status) {
+        String code = switch (status.code()) {
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            default -> null;
+        };
+        String message = switch (status.code()) {
+            case 404 -> "No such endpoint. The gateway serves POST /api/v1/chat/completions and GET /api/v1/models.";
+            case 405 -> "This endpoint does not take that method.";
+            default -> "The request was refused: " + status.reasonPhrase() + ".";
+        };
+        String type = status.code() >= 500 ? "server_error" : "invalid_request_error";
+        return new ApiError(status, message, type, null, code);
+    }
+
     /** Returns the JSON body of this error. */
     public byte[] toJson() {
         return toJson(message, type, param, code);

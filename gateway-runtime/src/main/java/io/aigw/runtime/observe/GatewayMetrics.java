@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The gateway's Prometheus metrics, served by Helidon at {@code /observe/metrics}.
@@ -27,22 +28,32 @@ public final class GatewayMetrics {
             Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
             Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120)};
 
-    private final MeterRegistry registry;
+    private final Supplier<MeterRegistry> registry;
     private final Set<String> knownModels;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final AtomicInteger streamsInFlight = new AtomicInteger();
 
-    /** @param knownModels the model ids callers may use that get their own label value */
-    public GatewayMetrics(MeterRegistry registry, Set<String> knownModels) {
+    /**
+     * @param registry    where meters live; asked each time, because Helidon may replace its global
+     *                    registry when the metrics observer starts
+     * @param knownModels the model ids callers may use that get their own label value
+     */
+    public GatewayMetrics(Supplier<MeterRegistry> registry, Set<String> knownModels) {
         this.registry = registry;
         this.knownModels = Set.copyOf(knownModels);
-        registry.getOrCreate(Gauge.builder("gateway.requests.in.flight", requestsInFlight, AtomicInteger::get)
+        registerGauges();
+    }
+
+    /** (Re-)registers the in-flight gauges; idempotent. */
+    private void registerGauges() {
+        registry.get().getOrCreate(Gauge.builder("gateway.requests.in.flight", requestsInFlight, AtomicInteger::get)
                 .description("Chat completion requests being handled"));
-        registry.getOrCreate(Gauge.builder("gateway.streams.in.flight", streamsInFlight, AtomicInteger::get)
+        registry.get().getOrCreate(Gauge.builder("gateway.streams.in.flight", streamsInFlight, AtomicInteger::get)
                 .description("Streams being relayed"));
     }
 
     public void requestStarted() {
+        registerGauges();
         requestsInFlight.incrementAndGet();
     }
 
@@ -63,15 +74,15 @@ public final class GatewayMetrics {
                           long promptTokens, long completionTokens) {
         String modelLabel = modelLabel(model);
         String providerLabel = provider == null ? "none" : provider;
-        registry.getOrCreate(Counter.builder("gateway.requests")
+        registry.get().getOrCreate(Counter.builder("gateway.requests")
                 .description("Chat completion requests by provider, model and status")
                 .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel),
                         Tag.create("status", Integer.toString(status))))).increment();
-        registry.getOrCreate(Timer.builder("gateway.overhead")
+        registry.get().getOrCreate(Timer.builder("gateway.overhead")
                 .description("Time the gateway itself adds to a request (total minus upstream)")
                 .buckets(LATENCY_BUCKETS)).record(overheadNanos, TimeUnit.NANOSECONDS);
         if (provider != null) {
-            registry.getOrCreate(Timer.builder("gateway.upstream.latency")
+            registry.get().getOrCreate(Timer.builder("gateway.upstream.latency")
                     .description("Time spent waiting on the upstream for an answer (stream: its headers)")
                     .tags(List.of(Tag.create("provider", providerLabel)))
                     .buckets(LATENCY_BUCKETS)).record(upstreamNanos, TimeUnit.NANOSECONDS);
@@ -82,7 +93,7 @@ public final class GatewayMetrics {
 
     /** Records how long a stream took to send its first byte to the caller. */
     public void streamFirstByte(String provider, long nanos) {
-        registry.getOrCreate(Timer.builder("gateway.stream.first.byte")
+        registry.get().getOrCreate(Timer.builder("gateway.stream.first.byte")
                 .description("Time from request to the first byte of a stream sent to the caller")
                 .tags(List.of(Tag.create("provider", provider)))
                 .buckets(LATENCY_BUCKETS)).record(nanos, TimeUnit.NANOSECONDS);
@@ -90,21 +101,21 @@ public final class GatewayMetrics {
 
     /** Counts a provider that failed and was passed over by {@code gateway/auto}. */
     public void fallback(String provider) {
-        registry.getOrCreate(Counter.builder("gateway.fallbacks")
+        registry.get().getOrCreate(Counter.builder("gateway.fallbacks")
                 .description("Providers gateway/auto moved past after a failure")
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
     /** Counts a provider key put on cool-down after the upstream rejected it. */
     public void keyCooldown(String provider) {
-        registry.getOrCreate(Counter.builder("gateway.key.cooldowns")
+        registry.get().getOrCreate(Counter.builder("gateway.key.cooldowns")
                 .description("Upstream keys rejected (401/403) and skipped by gateway/auto for a while")
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
     private void tokens(String provider, String model, String direction, long count) {
         if (count > 0) {
-            registry.getOrCreate(Counter.builder("gateway.tokens")
+            registry.get().getOrCreate(Counter.builder("gateway.tokens")
                     .description("Tokens the upstreams reported, in (prompt) and out (completion)")
                     .tags(List.of(Tag.create("provider", provider), Tag.create("model", model),
                             Tag.create("direction", direction)))).increment(count);

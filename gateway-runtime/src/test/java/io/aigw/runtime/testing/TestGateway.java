@@ -111,6 +111,9 @@ public final class TestGateway implements AutoCloseable {
     }
 
     private static void deleteRecursively(Path folder) {
+        if (!Files.exists(folder)) {
+            return;
+        }
         try (var paths = Files.walk(folder)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException e) {
