@@ -251,6 +251,28 @@ public final class ChatRequestTest {
     }
 
     @Test
+    void usageOptionsAddedInFrontLeaveTheRestWithItsBytes() {
+        String body = "{\"store\":true,\"model\":\"openai/gpt-5\",\"user\":\"é😀\",\"stream\":true," + MESSAGES + "}";
+
+        String out = text(ChatRequest.parse(utf8(body)).forUpstream("gpt-5", Set.of("store"), true));
+
+        assertEquals("{\"stream_options\":{\"include_usage\":true},\"model\":\"gpt-5\",\"user\":\"é😀\","
+                + "\"stream\":true," + MESSAGES + "}", out);
+    }
+
+    @Test
+    void usageSetInTheCallersOwnOptionsLeavesTheRestWithItsBytes() {
+        String before = "{\"model\":\"openai/gpt-5\", \"stream\" : true,\n\"stream_options\": ";
+        String after = ",\n\"user\":\"日本\",\"n\":1e2," + MESSAGES + "}";
+        String body = before + "{\"include_obfuscation\":false}" + after;
+
+        String out = text(ChatRequest.parse(utf8(body)).forUpstream("gpt-5", Set.of(), true));
+
+        assertEquals(before.replace("openai/gpt-5", "gpt-5")
+                + "{\"include_usage\":true,\"include_obfuscation\":false}" + after, out);
+    }
+
+    @Test
     void streamIsReadAsABoolean() {
         assertTrue(ChatRequest.parse(utf8("{\"model\":\"m\",\"stream\":true," + MESSAGES + "}")).stream());
         assertFalse(ChatRequest.parse(utf8("{\"model\":\"m\",\"stream\":false," + MESSAGES + "}")).stream());

@@ -214,6 +214,12 @@ public final class MalformedRequestsTest {
                 row("stream an object", json("{\"model\":\"openai/gpt-5\",\"stream\":{}," + MESSAGES + "}"),
                         invalid("stream")),
 
+                row("stream_options a string", json("{\"model\":\"openai/gpt-5\",\"stream\":true,"
+                        + "\"stream_options\":\"include_usage\"," + MESSAGES + "}"), invalid("stream_options")),
+                row("stream_options an array", json("{\"model\":\"openai/gpt-5\",\"stream\":true,"
+                        + "\"stream_options\":[{\"include_usage\":true}]," + MESSAGES + "}"),
+                        invalid("stream_options")),
+
                 // A key twice: which one would count is up to the parser, so neither does.
                 row("model twice", json("{\"model\":\"openai/gpt-5\",\"model\":\"xai/grok-4\"," + MESSAGES + "}"),
                         invalid("model")),
