@@ -12,7 +12,12 @@ import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.upstream.CallReport;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.upstream.TokenUsage;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.http.BadRequestException;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpMediaType;
+import io.helidon.http.ServerRequestHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -23,6 +28,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code POST /api/v1/chat/completions}: reads and validates the body, routes it by the model's
@@ -51,8 +57,15 @@ public final class ChatCompletionsService implements HttpService {
 
     private void create(ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
-        requireJson(request);
-        ChatRequest chat = ChatRequest.parse(readBody(request));
+        byte[] body;
+        try {
+            requireJson(request);
+            body = readBody(request, response);
+        } catch (ApiException e) {
+            abandonUnsentBody(request, response);
+            throw e;
+        }
+        ChatRequest chat = ChatRequest.parse(body);
         CallReport report = new CallReport(request.context().get(RequestObserver.RequestId.class)
                 .map(RequestObserver.RequestId::value).orElse("none"), chat.model(), started);
         request.context().register(report);
@@ -106,18 +119,41 @@ public final class ChatCompletionsService implements HttpService {
 
     /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */
     private static void requireJson(ServerRequest request) {
-        request.headers().contentType().ifPresent(type -> {
+        Optional<HttpMediaType> contentType;
+        try {
+            contentType = request.headers().contentType();
+        } catch (BadRequestException e) {
+            // Helidon cannot parse it ("json", an empty value): that is no JSON type either, and the
+            // routing's catch-all would otherwise answer it with a 500.
+            throw unsupportedMediaType(request.headers().first(HeaderNames.CONTENT_TYPE).orElse(""));
+        }
+        contentType.ifPresent(type -> {
             String subtype = type.mediaType().subtype();
             if (!type.mediaType().type().equalsIgnoreCase("application")
                     || !(subtype.equalsIgnoreCase("json") || subtype.toLowerCase().endsWith("+json"))) {
-                throw new ApiException(new ApiError(Status.UNSUPPORTED_MEDIA_TYPE_415, "The request body must be JSON"
-                        + " sent with 'Content-Type: application/json', not '" + text(type) + "'.",
-                        "invalid_request_error", null, "unsupported_media_type"));
+                throw unsupportedMediaType(type.text());
             }
         });
     }
 
-    private byte[] readBody(ServerRequest request) {
+    /**
+     * A caller that sent {@code Expect: 100-continue} and is refused before the gateway asked for the
+     * body will not send it; Helidon, though, would wait for it on the connection, taking the
+     * caller's next request for it. So the body is marked as never coming and the connection as closing.
+     */
+    private static void abandonUnsentBody(ServerRequest request, ServerResponse response) {
+        if (request.headers().contains(HeaderValues.EXPECT_100) && !request.continueSent()) {
+            request.reset();
+            response.header(HeaderValues.CONNECTION_CLOSE);
+        }
+    }
+
+    /**
+     * Reads the whole body, refusing more than the limit. Helidon reads (and drops) the rest of a
+     * refused body after the answer, which keeps the connection in step with the caller.
+     */
+    private byte[] readBody(ServerRequest request, ServerResponse response) {
+        requireSoundFraming(request, response);
         if (request.headers().contentLength().orElse(0) > maxBodyBytes) {
             throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
         }
@@ -131,14 +167,56 @@ public final class ChatCompletionsService implements HttpService {
                         + " object with 'model' and 'messages'."));
             }
             return body;
-        } catch (IOException | UncheckedIOException e) {
-            throw new ApiException(ApiError.invalidRequest(null, "The request body could not be read: it was cut"
-                    + " short or its encoding is broken."));
+        } catch (IOException | UncheckedIOException | IllegalArgumentException
+                 | DataReader.InsufficientDataAvailableException | DataReader.IncorrectNewLineException e) {
+            // Helidon reports broken chunked framing unchecked: a size that is not hexadecimal (a
+            // NumberFormatException), a chunk longer than its size, a connection cut mid-body.
+            throw brokenFraming(response, ApiError.invalidRequest(null, "The request body could not be read: it was"
+                    + " cut short or its encoding is broken."));
         }
     }
 
-    private static String text(HttpMediaType type) {
-        String text = type.text();
-        return text.length() > 100 ? text.substring(0, 100) + "..." : text;
+    /**
+     * Refuses the framings HTTP/1.1 calls invalid or ambiguous (RFC 9112, section 6), which Helidon
+     * lets through: it takes the first of two different Content-Lengths, reads a negative one as
+     * "chunked", ignores a body whose transfer coding is not exactly "chunked", and keeps the
+     * connection open after a message with both Content-Length and Transfer-Encoding. Each is how
+     * one request is smuggled inside another.
+     */
+    private static void requireSoundFraming(ServerRequest request, ServerResponse response) {
+        ServerRequestHeaders headers = request.headers();
+        if (headers.contains(HeaderNames.TRANSFER_ENCODING)) {
+            List<String> codings = headers.get(HeaderNames.TRANSFER_ENCODING).allValues(true);
+            if (codings.size() != 1 || !codings.getFirst().strip().equalsIgnoreCase("chunked")) {
+                throw brokenFraming(response, ApiError.invalidRequest(null, "The request uses a transfer coding"
+                        + " other than 'chunked', which the gateway does not accept."));
+            }
+            if (headers.contains(HeaderNames.CONTENT_LENGTH)) {
+                throw brokenFraming(response, ApiError.invalidRequest(null, "The request has both Content-Length"
+                        + " and Transfer-Encoding; send one of them."));
+            }
+        } else if (headers.contains(HeaderNames.CONTENT_LENGTH)) {
+            List<String> lengths = headers.get(HeaderNames.CONTENT_LENGTH).allValues(true);
+            if (lengths.stream().map(String::strip).distinct().count() > 1 || headers.contentLength().orElse(0) < 0) {
+                throw brokenFraming(response, ApiError.invalidRequest(null, "The request's Content-Length is"
+                        + " invalid: negative, or given twice with different values."));
+            }
+        }
+    }
+
+    /**
+     * Answers a request whose body's end cannot be told; the connection must close after it (RFC
+     * 9112, section 6.3), since whatever follows on it may be the rest of this body.
+     */
+    private static ApiException brokenFraming(ServerResponse response, ApiError error) {
+        response.header(HeaderValues.CONNECTION_CLOSE);
+        return new ApiException(error);
+    }
+
+    private static ApiException unsupportedMediaType(String type) {
+        String shown = type.length() > 100 ? type.substring(0, 100) + "..." : type;
+        return new ApiException(new ApiError(Status.UNSUPPORTED_MEDIA_TYPE_415, "The request body must be JSON"
+                + " sent with 'Content-Type: application/json', not '" + shown + "'.",
+                "invalid_request_error", null, "unsupported_media_type"));
     }
 }

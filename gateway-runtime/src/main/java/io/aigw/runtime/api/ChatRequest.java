@@ -56,6 +56,10 @@ public final class ChatRequest implements UpstreamRequest {
      */
     public static ChatRequest parse(byte[] body) {
         String text = decodeUtf8(body);
+        if (text.startsWith("\uFEFF")) {
+            // Some Windows tools write one; JSON sent over a network must not (RFC 8259, section 8.1).
+            throw invalid(null, "The request body starts with a byte order mark; send the JSON without one.");
+        }
         List<Member> members = new ArrayList<>();
         Set<String> names = new HashSet<>();
         String model = null;
@@ -155,7 +159,7 @@ public final class ChatRequest implements UpstreamRequest {
         if (!modelChanges && !dropsAny && !addUsage) {
             return body;
         }
-        byte[] modelJson = Json.createValue(upstreamModel).toString().getBytes(StandardCharsets.UTF_8);
+        byte[] modelJson = jsonString(upstreamModel).getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + modelJson.length + USAGE_OPTION.length);
         int copied = 0;
         Member streamOptions = members.stream().filter(member -> member.name().equals(STREAM_OPTIONS))
@@ -215,6 +219,41 @@ public final class ChatRequest implements UpstreamRequest {
             }
         }
         throw new IllegalStateException("a validated body starts with '{'");
+    }
+
+    /**
+     * Writes {@code value} as a JSON string. Parsson's writer would leave a lone surrogate (which a
+     * caller can send as a JSON escape) unescaped, and UTF-8 has no bytes for one: it would reach
+     * the upstream as {@code ?}, another model than the caller named.
+     */
+    private static String jsonString(String value) {
+        StringBuilder json = new StringBuilder(value.length() + 2).append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1));
+            if (pair) {
+                json.append(c).append(value.charAt(++i));
+                continue;
+            }
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                case '\b' -> json.append("\\b");
+                case '\f' -> json.append("\\f");
+                default -> {
+                    if (c < 0x20 || Character.isSurrogate(c)) {
+                        json.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        return json.append('"').toString();
     }
 
     private int skipCommaAfter(int position) {
