@@ -7,6 +7,7 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -32,10 +33,14 @@ public final class WorkspaceKeyFilter implements Filter {
             chain.proceed();
             return;
         }
-        String presented = request.headers().first(HeaderNames.AUTHORIZATION)
-                .filter(value -> value.regionMatches(true, 0, BEARER, 0, BEARER.length()))
-                .map(value -> value.substring(BEARER.length()).strip())
-                .orElse("");
+        List<String> authorization = request.headers().all(HeaderNames.AUTHORIZATION, List::of);
+        // Two Authorization headers are ambiguous (a proxy and the gateway might pick different
+        // ones), so they count as none.
+        String presented = authorization.size() != 1 ? ""
+                : Optional.of(authorization.get(0))
+                        .filter(value -> value.regionMatches(true, 0, BEARER, 0, BEARER.length()))
+                        .map(value -> value.substring(BEARER.length()).strip())
+                        .orElse("");
         Optional<Caller> caller = keys.authenticate(presented);
         if (caller.isEmpty()) {
             ApiError.invalidApiKey().send(response);

@@ -73,7 +73,12 @@ public final class RoutingTable {
     public Route route(String model) {
         int slash = model.indexOf('/');
         if (slash > 0) {
-            Provider provider = byPrefix.get(model.substring(0, slash));
+            String prefix = model.substring(0, slash);
+            if (prefix.equals(GATEWAY_PREFIX)) {
+                // The gateway's own prefix never reaches a provider: only gateway/auto exists.
+                throw new ApiException(ApiError.modelNotFound(model));
+            }
+            Provider provider = byPrefix.get(prefix);
             if (provider != null) {
                 return routeTo(provider, model, slash);
             }
