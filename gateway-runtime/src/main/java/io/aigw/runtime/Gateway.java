@@ -62,17 +62,21 @@ public final class Gateway implements AutoCloseable {
     private final BatchWriter<UsageRecord> usage;
     private final Optional<AccessLog> accessLog;
     private final ChatForwarder forwarder;
+    private final RequestObserver requests;
+    private final Duration gracePeriod;
     private final WebServer server;
     private final Optional<String> generatedMasterKey;
 
     private Gateway(RoutingTable routing, GatewayStore store, BatchWriter<UsageRecord> usage,
-                    Optional<AccessLog> accessLog, ChatForwarder forwarder, WebServer server,
-                    Optional<String> generatedMasterKey) {
+                    Optional<AccessLog> accessLog, ChatForwarder forwarder, RequestObserver requests,
+                    Duration gracePeriod, WebServer server, Optional<String> generatedMasterKey) {
         this.routing = routing;
         this.store = store;
         this.usage = usage;
         this.accessLog = accessLog;
         this.forwarder = forwarder;
+        this.requests = requests;
+        this.gracePeriod = gracePeriod;
         this.server = server;
         this.generatedMasterKey = generatedMasterKey;
     }
@@ -113,8 +117,10 @@ public final class Gateway implements AutoCloseable {
         long maxBodyBytes = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
         String label = settings.get("gateway.name", "aigw");
 
+        RequestObserver requests = new RequestObserver(accessLog);
+        Duration gracePeriod = settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30));
         HttpRouting.Builder httpRouting = HttpRouting.builder()
-                .addFilter(new RequestObserver(accessLog))
+                .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(routing, forwarder, usage, metrics, maxBodyBytes))
@@ -135,7 +141,7 @@ public final class Gateway implements AutoCloseable {
                 .port(settings.getInt("gateway.port", 8080))
                 // Main's own hook stops the server, then writes what is queued: the order matters.
                 .shutdownHook(false)
-                .shutdownGracePeriod(settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30)))
+                .shutdownGracePeriod(gracePeriod)
                 .routing(httpRouting);
         ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
                 .addObserver(HealthObserver.builder().details(true)
@@ -147,7 +153,8 @@ public final class Gateway implements AutoCloseable {
             observe.sockets(List.of(OBSERVE_SOCKET));
         });
         server.addFeature(observe.build());
-        return new Gateway(routing, store, usage, accessLog, forwarder, server.build().start(), generatedKey);
+        return new Gateway(routing, store, usage, accessLog, forwarder, requests, gracePeriod,
+                server.build().start(), generatedKey);
     }
 
     private static Set<String> publicModelIds(RoutingTable routing) {
@@ -207,6 +214,7 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        requests.awaitIdle(gracePeriod);
         usage.close();
         accessLog.ifPresent(AccessLog::close);
         forwarder.close();

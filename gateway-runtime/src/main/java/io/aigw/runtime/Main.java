@@ -30,8 +30,7 @@ public final class Main {
         }
         try {
             Gateway gateway = Gateway.start(settings, PluginDiscovery.discover(), Optional.empty());
-            // SIGTERM: stop taking requests, let those in flight finish, write what is queued, exit 0.
-            Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "aigw-shutdown"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopGracefully(gateway), "aigw-shutdown"));
             gateway.generatedMasterKey().ifPresent(key -> System.out.println("No GATEWAY_MASTER_KEY is set and the"
                     + " key store was empty, so this first start made an admin key; it is shown only now:"
                     + System.lineSeparator() + "  " + key));
@@ -40,6 +39,16 @@ public final class Main {
             System.err.println("The gateway cannot start: " + e.getMessage());
             System.exit(2);
         }
+    }
+
+    /**
+     * On SIGTERM: stop taking requests, let those in flight finish, write what is queued, then exit
+     * 0, since this is a clean stop (the JVM would otherwise report 143, "killed by SIGTERM").
+     */
+    private static void stopGracefully(Gateway gateway) {
+        gateway.close();
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
     }
 
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */

@@ -12,10 +12,14 @@ import io.helidon.webserver.http.RoutingResponse;
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The outermost filter: gives every request an id (the caller's {@code X-Request-Id} when it is
@@ -27,14 +31,31 @@ public final class RequestObserver implements Filter {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Optional<AccessLog> accessLog;
+    private final Phaser inFlight = new Phaser(1);
 
     public RequestObserver(Optional<AccessLog> accessLog) {
         this.accessLog = accessLog;
     }
 
+    /**
+     * Waits until every request that entered has left this filter, its usage and log line handed
+     * over: the server may call a request finished as soon as its answer is out, a moment before.
+     */
+    public void awaitIdle(Duration timeout) {
+        int phase = inFlight.arrive();
+        try {
+            inFlight.awaitAdvanceInterruptibly(phase, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException e) {
+            // The grace period is over; what is still running is cut short.
+        }
+    }
+
     @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         long started = System.nanoTime();
+        inFlight.register();
         String requestId = request.headers().first(REQUEST_ID).filter(RequestObserver::isSane)
                 .orElseGet(RequestObserver::newId);
         request.context().register(new RequestId(requestId));
@@ -42,7 +63,11 @@ public final class RequestObserver implements Filter {
         try {
             chain.proceed();
         } finally {
-            accessLog.ifPresent(log -> log.log(line(request, response, requestId, started)));
+            try {
+                accessLog.ifPresent(log -> log.log(line(request, response, requestId, started)));
+            } finally {
+                inFlight.arriveAndDeregister();
+            }
         }
     }
 

@@ -1,0 +1,195 @@
+package io.aigw.distribution;
+
+import static io.aigw.distribution.GatewayProcess.env;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The unpacked distribution, started the way a user starts it: the real bin/gateway, on the module path. */
+public final class DistributionIT {
+    private static final Path DISTRIBUTION = Path.of(System.getProperty("distribution.dir", "target/gateway"));
+    private static final String MASTER = "sk-gw-distribution-test-0123456789";
+
+    @TempDir
+    Path work;
+    private Path home;
+
+    /** Each test gets its own copy: its own plugins/ to change and its own data/. */
+    @BeforeEach
+    void copyDistribution() throws IOException {
+        home = work.resolve("gateway");
+        try (Stream<Path> files = Files.walk(DISTRIBUTION)) {
+            for (Path source : files.toList()) {
+                Path target = home.resolve(DISTRIBUTION.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else if (!source.startsWith(DISTRIBUTION.resolve("data"))) {
+                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    @Test
+    void itStartsWithNoUpstreamKeysAndServesTheModelsWithThePrintedKey() throws Exception {
+        try (GatewayProcess gateway = GatewayProcess.start(home, env())) {
+            String key = gateway.lineAfter("it is shown only now:");
+
+            HttpResponse<String> models = gateway.get("/api/v1/models", key);
+            assertEquals(200, models.statusCode(), gateway.output());
+            assertTrue(models.body().startsWith("{\"data\":[{\"id\":\"gateway/auto\""), models.body());
+            for (String id : List.of("openai/gpt-5", "gemini/gemini-2.5-pro", "anthropic/claude-haiku-4-5",
+                    "xai/grok-4", "openrouter/auto")) {
+                assertTrue(models.body().contains("\"id\":\"" + id + "\""), id);
+            }
+            assertEquals(401, gateway.get("/api/v1/models", null).statusCode());
+            assertEquals(200, gateway.get("/observe/health/ready", null).statusCode());
+            assertTrue(gateway.output().contains("xai          yes    no         4         grok-4"), gateway.output());
+        }
+    }
+
+    @Test
+    void deletingAPluginJarRemovesThatProviderFromTheCatalogueAndTheAutoChain() throws Exception {
+        try (FakeUpstream xai = new FakeUpstream()) {
+            var environment = env("GATEWAY_MASTER_KEY", MASTER, "XAI_API_KEY", "xai-upstream-key",
+                    "XAI_BASE_URL", xai.baseUrl());
+            try (GatewayProcess gateway = GatewayProcess.start(home, environment)) {
+                HttpResponse<String> auto = gateway.chat(MASTER, "{\"model\":\"gateway/auto\",\"messages\":[]}");
+                assertEquals(200, auto.statusCode(), auto.body());
+                assertEquals("xai", auto.headers().firstValue("X-Gateway-Provider").orElseThrow());
+                assertEquals("{\"model\":\"grok-4\",\"messages\":[]}", xai.bodies().get(0));
+            }
+
+            Files.delete(home.resolve("plugins/gateway-plugin-xai.jar"));
+            try (GatewayProcess gateway = GatewayProcess.start(home, environment)) {
+                assertFalse(gateway.get("/api/v1/models", MASTER).body().contains("xai/"));
+                HttpResponse<String> auto = gateway.chat(MASTER, "{\"model\":\"gateway/auto\",\"messages\":[]}");
+                assertEquals(502, auto.statusCode(), auto.body());
+                assertEquals(1, xai.bodies().size(), "without its jar, xai must not be called");
+                assertFalse(gateway.output().contains("xai          yes"), gateway.output());
+            }
+        }
+    }
+
+    @Test
+    void aThirdPartyPluginJarDroppedIntoPluginsIsRoutedTo() throws Exception {
+        jarPlugin("io/aigw/distribution/thirdparty/widget", "io.aigw.distribution.thirdparty.widget.WidgetPlugin",
+                "widget-plugin.jar");
+        try (FakeUpstream widget = new FakeUpstream();
+             GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER,
+                     "WIDGET_API_KEY", "widget-upstream-key", "WIDGET_BASE_URL", widget.baseUrl()))) {
+            assertTrue(gateway.get("/api/v1/models", MASTER).body().contains("{\"id\":\"widget/widget-1\","
+                    + "\"name\":\"Widget One\",\"context_length\":32000,\"owned_by\":\"widget\"}"));
+
+            HttpResponse<String> response = gateway.chat(MASTER, "{\"model\":\"widget/widget-1\",\"messages\":[]}");
+
+            assertEquals(200, response.statusCode(), response.body() + gateway.output());
+            assertEquals("{\"model\":\"widget-1\",\"messages\":[]}", widget.bodies().get(0));
+            assertEquals("Bearer widget-upstream-key", widget.authorizations().get(0));
+        }
+    }
+
+    @Test
+    void aSecondCatchAllRefusesToStartNamingBothJars() throws Exception {
+        jarPlugin("io/aigw/distribution/thirdparty/everything",
+                "io.aigw.distribution.thirdparty.everything.EverythingPlugin", "everything-plugin.jar");
+        try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertNotEquals(0, gateway.awaitExit());
+            String output = gateway.output();
+            assertTrue(output.contains("The gateway cannot start: Two plugins claim to be the catch-all provider:"),
+                    output);
+            assertTrue(output.contains("gateway-plugin-openrouter.jar") && output.contains("everything-plugin.jar"),
+                    output);
+        }
+    }
+
+    @Test
+    void theKeysCommandPrintsANewKeyThatTheServerAccepts() throws Exception {
+        try (GatewayProcess create = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER),
+                "keys", "create", "--name", "ci-app")) {
+            assertEquals(0, create.awaitExit(), create.output());
+            String key = create.output().lines().filter(line -> line.startsWith("sk-gw-")).findFirst().orElseThrow();
+            assertTrue(key.matches("sk-gw-[A-Za-z0-9_-]{43}"), create.output());
+            try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+                assertEquals(200, gateway.get("/api/v1/models", key).statusCode());
+            }
+        }
+    }
+
+    @Test
+    void onSigtermAStreamInFlightFinishesItsUsageIsStoredAndTheExitCodeIsZero() throws Exception {
+        String upstreamKey = "sk-proj-Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8Nn7Mm6";
+        try (FakeUpstream openai = new FakeUpstream();
+             GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER,
+                     "OPENAI_API_KEY", upstreamKey, "OPENAI_BASE_URL", openai.baseUrl()))) {
+            CompletableFuture<HttpResponse<String>> stream = HttpClient.newHttpClient().sendAsync(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/chat/completions"))
+                            .header("Authorization", "Bearer " + MASTER).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"openai/gpt-5\",\"stream\":true,"
+                                    + "\"messages\":[{\"role\":\"user\",\"content\":\"a secret prompt\"}]}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(openai.awaitStreamStarted(), gateway.output());
+
+            gateway.terminate();
+            Thread.sleep(500);
+            openai.releaseStream();
+
+            HttpResponse<String> response = stream.get(30, TimeUnit.SECONDS);
+            assertEquals(FakeUpstream.FIRST_EVENT + "data: [DONE]\n\n", response.body());
+            assertEquals(0, gateway.awaitExit(), gateway.output());
+            try (Connection database = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("data/gateway.db"));
+                 ResultSet rows = database.createStatement().executeQuery(
+                         "SELECT requested_model, status, total_tokens FROM usage_records")) {
+                assertTrue(rows.next(), "the stream's usage record must be stored before exit");
+                assertEquals("openai/gpt-5", rows.getString(1));
+                assertEquals(200, rows.getInt(2));
+                assertEquals(8, rows.getLong(3));
+            }
+            String logs = gateway.output();
+            assertTrue(logs.contains("\"request_id\":") && logs.contains("\"total_tokens\":8"), logs);
+            for (String secret : List.of(MASTER, upstreamKey, "a secret prompt", "Hi\"")) {
+                assertFalse(logs.contains(secret), "the gateway's output shows '" + secret + "':\n" + logs);
+            }
+        }
+    }
+
+    /** Jars one compiled test plugin package (classes, resources, service registration) into plugins/. */
+    private void jarPlugin(String packagePath, String className, String jarName) throws IOException {
+        Path classes = Path.of("target/test-classes");
+        try (OutputStream file = Files.newOutputStream(home.resolve("plugins").resolve(jarName));
+             JarOutputStream jar = new JarOutputStream(file);
+             Stream<Path> entries = Files.list(classes.resolve(packagePath))) {
+            for (Path entry : entries.toList()) {
+                jar.putNextEntry(new JarEntry(packagePath + "/" + entry.getFileName()));
+                jar.write(Files.readAllBytes(entry));
+                jar.closeEntry();
+            }
+            jar.putNextEntry(new JarEntry("META-INF/services/io.aigw.spi.ProviderPlugin"));
+            jar.write((className + "\n").getBytes());
+            jar.closeEntry();
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.aigw.distribution;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The real {@code bin/gateway} of an unpacked distribution, run as a child process with an
+ * environment scrubbed of upstream keys and JAVA_HOME, so that it finds its own JDK as a user's
+ * shell would. Everything it prints is kept for assertions.
+ */
+final class GatewayProcess implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("Gateway listening on port (\\d+)");
+
+    private final Process process;
+    private final List<String> output = new ArrayList<>();
+    private final Thread reader;
+    private volatile int port = -1;
+
+    private GatewayProcess(Process process) {
+        this.process = process;
+        this.reader = Thread.ofPlatform().daemon().start(this::readOutput);
+    }
+
+    /** Runs {@code bin/gateway args...} in {@code home} with {@code environment} added to a clean one. */
+    static GatewayProcess run(Path home, Map<String, String> environment, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(home.resolve("bin/gateway").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).directory(home.toFile());
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(name -> name.endsWith("_API_KEY") || name.endsWith("_BASE_URL")
+                || name.startsWith("GATEWAY_") || name.equals("JAVA_HOME"));
+        env.put("GATEWAY_PORT", "0");
+        env.putAll(environment);
+        return new GatewayProcess(builder.start());
+    }
+
+    /** Starts the server and waits until it listens. */
+    static GatewayProcess start(Path home, Map<String, String> environment) throws Exception {
+        GatewayProcess gateway = run(home, environment);
+        gateway.awaitListening();
+        return gateway;
+    }
+
+    private void readOutput() {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                synchronized (output) {
+                    output.add(line);
+                }
+                Matcher listening = LISTENING.matcher(line);
+                if (listening.find()) {
+                    port = Integer.parseInt(listening.group(1));
+                }
+            }
+        } catch (IOException e) {
+            // The process ended.
+        }
+    }
+
+    void awaitListening() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (port < 0 && process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        if (port < 0) {
+            throw new AssertionError("bin/gateway did not start listening:\n" + output());
+        }
+    }
+
+    /** Waits for the process to end and returns its exit code. */
+    int awaitExit() throws InterruptedException {
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("bin/gateway did not exit:\n" + output());
+        }
+        reader.join(5_000);
+        return process.exitValue();
+    }
+
+    /**
+     * Sends SIGTERM, as a service manager stopping the gateway would. Through the process handle:
+     * {@link Process#destroy()} would also close our end of its output, losing what it prints last.
+     */
+    void terminate() {
+        process.toHandle().destroy();
+    }
+
+    int port() {
+        return port;
+    }
+
+    String output() {
+        synchronized (output) {
+            return String.join("\n", output);
+        }
+    }
+
+    /** The line after the one containing {@code marker}, trimmed: where the gateway prints a key. */
+    String lineAfter(String marker) {
+        synchronized (output) {
+            for (int i = 0; i < output.size() - 1; i++) {
+                if (output.get(i).contains(marker)) {
+                    return output.get(i + 1).strip();
+                }
+            }
+        }
+        throw new AssertionError("no line containing '" + marker + "' in:\n" + output());
+    }
+
+    HttpResponse<String> get(String path, String key) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (key != null) {
+            request.header("Authorization", "Bearer " + key);
+        }
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> chat(String key, String body) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/api/v1/chat/completions")).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    static Map<String, String> env(String... pairs) {
+        Map<String, String> env = new HashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            env.put(pairs[i], pairs[i + 1]);
+        }
+        return env;
+    }
+}
