@@ -1,0 +1,128 @@
+package io.aigw.runtime.sdk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.InternalServerException;
+import com.openai.errors.UnauthorizedException;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.models.Model;
+import io.aigw.runtime.testing.TestGateway;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The official OpenAI Java SDK, pointed at the gateway, works as it does against OpenAI. */
+public final class OpenAiSdkTest {
+    private static final String COMPLETION = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1700000000,"
+            + "\"model\":\"gpt-5-2025-08-07\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+            + "\"content\":\"Hello from upstream\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":\"stop\"}],"
+            + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8}}";
+
+    private MockWebServer upstream;
+    private TestGateway gateway;
+
+    @BeforeEach
+    void start() throws IOException {
+        upstream = new MockWebServer();
+        upstream.start(InetAddress.getLoopbackAddress(), 0);
+        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
+        upstream.close();
+    }
+
+    @Test
+    void chatCreateReturnsTheUpstreamAnswer() throws Exception {
+        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(COMPLETION).build());
+
+        ChatCompletion completion = client(TestGateway.KEY).chat().completions().create(params());
+
+        assertEquals("Hello from upstream", completion.choices().get(0).message().content().orElseThrow());
+        assertEquals("gpt-5-2025-08-07", completion.model());
+        assertEquals(8, completion.usage().orElseThrow().totalTokens());
+        String sent = upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8();
+        assertTrue(sent.startsWith("{\"messages\":[{\"content\":\"Say hello\",\"role\":\"user\"}],\"model\":\"gpt-5\""),
+                sent);
+    }
+
+    @Test
+    void streamingYieldsEveryChunk() {
+        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(
+                chunk("{\"role\":\"assistant\",\"content\":\"Hel\"}", "null")
+                        + chunk("{\"content\":\"lo\"}", "null")
+                        + chunk("{}", "\"stop\"")
+                        + "data: [DONE]\n\n").build());
+
+        StringBuilder text = new StringBuilder();
+        try (StreamResponse<ChatCompletionChunk> stream = client(TestGateway.KEY).chat().completions()
+                .createStreaming(params())) {
+            stream.stream().forEach(chunk -> chunk.choices().forEach(
+                    choice -> choice.delta().content().ifPresent(text::append)));
+        }
+
+        assertEquals("Hello", text.toString());
+    }
+
+    @Test
+    void modelsListStartsWithAuto() {
+        List<String> ids = client(TestGateway.KEY).models().list().data().stream().map(Model::id).toList();
+
+        assertEquals("gateway/auto", ids.get(0));
+        assertTrue(ids.contains("openai/gpt-5") && ids.contains("openrouter/auto"), ids.toString());
+    }
+
+    @Test
+    void aWrongKeyThrowsTheSdksUnauthorizedException() {
+        UnauthorizedException refused = assertThrows(UnauthorizedException.class,
+                () -> client("sk-gw-not-a-real-key-000000000000").chat().completions().create(params()));
+
+        assertEquals(401, refused.statusCode());
+        assertEquals(0, upstream.getRequestCount());
+    }
+
+    @Test
+    void aProviderWithoutAKeyThrowsTheSdksServerException() {
+        InternalServerException failed = assertThrows(InternalServerException.class,
+                () -> client(TestGateway.KEY).chat().completions().create(params().toBuilder().model("xai/grok-4")
+                        .build()));
+
+        assertEquals(502, failed.statusCode());
+        assertTrue(failed.getMessage().contains("XAI_API_KEY"), failed.getMessage());
+    }
+
+    private OpenAIClient client(String key) {
+        return OpenAIOkHttpClient.builder()
+                .baseUrl(gateway.uri("/api/v1").toString())
+                .apiKey(key)
+                .maxRetries(0)
+                .build();
+    }
+
+    private static ChatCompletionCreateParams params() {
+        return ChatCompletionCreateParams.builder().model("openai/gpt-5").addUserMessage("Say hello").build();
+    }
+
+    private static String chunk(String delta, String finishReason) {
+        return "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1700000000,"
+                + "\"model\":\"gpt-5\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":"
+                + finishReason + "}]}\n\n";
+    }
+}
