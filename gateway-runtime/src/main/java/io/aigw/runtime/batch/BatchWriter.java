@@ -24,6 +24,7 @@ public final class BatchWriter<T> implements AutoCloseable {
 
     private final String name;
     private final Consumer<List<T>> sink;
+    private final long lingerNanos;
     private final BlockingQueue<T> queue;
     private final AtomicLong dropped = new AtomicLong();
     private final Thread writer;
@@ -32,11 +33,14 @@ public final class BatchWriter<T> implements AutoCloseable {
     /**
      * @param name     what is written, for the writer thread's name and warnings ("usage records")
      * @param capacity how many items may wait; more are dropped
+     * @param linger   how long the writer waits for more items after the first of a batch, so that a
+     *                 trickle of requests still makes batches rather than one write each
      * @param sink     writes one batch; an exception drops that batch, with a warning
      */
-    public BatchWriter(String name, int capacity, Consumer<List<T>> sink) {
+    public BatchWriter(String name, int capacity, Duration linger, Consumer<List<T>> sink) {
         this.name = name;
         this.sink = sink;
+        this.lingerNanos = linger.toNanos();
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.writer = Thread.ofPlatform().daemon().name("aigw-writer-" + name.replace(' ', '-'))
                 .start(this::writeUntilClosed);
@@ -61,8 +65,10 @@ public final class BatchWriter<T> implements AutoCloseable {
         List<T> batch = new ArrayList<>(MAX_BATCH);
         while (!closing) {
             try {
-                // Under load the queue is never empty and batches fill up; idle, one item goes at once.
                 batch.add(queue.take());
+                if (lingerNanos > 0 && queue.size() < MAX_BATCH - 1) {
+                    TimeUnit.NANOSECONDS.sleep(lingerNanos);
+                }
                 queue.drainTo(batch, MAX_BATCH - 1);
                 write(batch);
             } catch (InterruptedException e) {

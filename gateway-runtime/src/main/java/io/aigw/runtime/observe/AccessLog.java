@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -16,7 +17,7 @@ public final class AccessLog implements AutoCloseable {
 
     /** @param out where lines go; closed with this log unless it is {@code System.out} */
     public AccessLog(OutputStream out) {
-        this.writer = new BatchWriter<>("access log lines", 10_000, lines -> write(out, lines));
+        this.writer = new BatchWriter<>("access log lines", 10_000, Duration.ofMillis(50), lines -> write(out, lines));
     }
 
     public void log(String jsonLine) {

@@ -2,12 +2,15 @@ package io.aigw.runtime.observe;
 
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
 import io.helidon.metrics.api.Timer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -32,28 +35,22 @@ public final class GatewayMetrics {
     private final Set<String> knownModels;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final AtomicInteger streamsInFlight = new AtomicInteger();
+    /** Meters by name and label values: building a meter per request costs more than the request. */
+    private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
+    private volatile MeterRegistry current;
 
     /**
-     * @param registry    where meters live; asked each time, because Helidon may replace its global
-     *                    registry when the metrics observer starts
+     * @param registry    where meters live; followed when it changes, because Helidon may replace
+     *                    its global registry when the metrics observer starts
      * @param knownModels the model ids callers may use that get their own label value
      */
     public GatewayMetrics(Supplier<MeterRegistry> registry, Set<String> knownModels) {
         this.registry = registry;
         this.knownModels = Set.copyOf(knownModels);
-        registerGauges();
-    }
-
-    /** (Re-)registers the in-flight gauges; idempotent. */
-    private void registerGauges() {
-        registry.get().getOrCreate(Gauge.builder("gateway.requests.in.flight", requestsInFlight, AtomicInteger::get)
-                .description("Chat completion requests being handled"));
-        registry.get().getOrCreate(Gauge.builder("gateway.streams.in.flight", streamsInFlight, AtomicInteger::get)
-                .description("Streams being relayed"));
+        registry();
     }
 
     public void requestStarted() {
-        registerGauges();
         requestsInFlight.incrementAndGet();
     }
 
@@ -74,15 +71,16 @@ public final class GatewayMetrics {
                           long promptTokens, long completionTokens) {
         String modelLabel = modelLabel(model);
         String providerLabel = provider == null ? "none" : provider;
-        registry.get().getOrCreate(Counter.builder("gateway.requests")
-                .description("Chat completion requests by provider, model and status")
-                .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel),
-                        Tag.create("status", Integer.toString(status))))).increment();
-        registry.get().getOrCreate(Timer.builder("gateway.overhead")
+        counter(List.of("gateway.requests", providerLabel, modelLabel, Integer.toString(status)),
+                () -> Counter.builder("gateway.requests")
+                        .description("Chat completion requests by provider, model and status")
+                        .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel),
+                                Tag.create("status", Integer.toString(status))))).increment();
+        timer(List.of("gateway.overhead"), () -> Timer.builder("gateway.overhead")
                 .description("Time the gateway itself adds to a request (total minus upstream)")
                 .buckets(LATENCY_BUCKETS)).record(overheadNanos, TimeUnit.NANOSECONDS);
         if (provider != null) {
-            registry.get().getOrCreate(Timer.builder("gateway.upstream.latency")
+            timer(List.of("gateway.upstream.latency", providerLabel), () -> Timer.builder("gateway.upstream.latency")
                     .description("Time spent waiting on the upstream for an answer (stream: its headers)")
                     .tags(List.of(Tag.create("provider", providerLabel)))
                     .buckets(LATENCY_BUCKETS)).record(upstreamNanos, TimeUnit.NANOSECONDS);
@@ -93,7 +91,7 @@ public final class GatewayMetrics {
 
     /** Records how long a stream took to send its first byte to the caller. */
     public void streamFirstByte(String provider, long nanos) {
-        registry.get().getOrCreate(Timer.builder("gateway.stream.first.byte")
+        timer(List.of("gateway.stream.first.byte", provider), () -> Timer.builder("gateway.stream.first.byte")
                 .description("Time from request to the first byte of a stream sent to the caller")
                 .tags(List.of(Tag.create("provider", provider)))
                 .buckets(LATENCY_BUCKETS)).record(nanos, TimeUnit.NANOSECONDS);
@@ -101,25 +99,56 @@ public final class GatewayMetrics {
 
     /** Counts a provider that failed and was passed over by {@code gateway/auto}. */
     public void fallback(String provider) {
-        registry.get().getOrCreate(Counter.builder("gateway.fallbacks")
+        counter(List.of("gateway.fallbacks", provider), () -> Counter.builder("gateway.fallbacks")
                 .description("Providers gateway/auto moved past after a failure")
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
     /** Counts a provider key put on cool-down after the upstream rejected it. */
     public void keyCooldown(String provider) {
-        registry.get().getOrCreate(Counter.builder("gateway.key.cooldowns")
+        counter(List.of("gateway.key.cooldowns", provider), () -> Counter.builder("gateway.key.cooldowns")
                 .description("Upstream keys rejected (401/403) and skipped by gateway/auto for a while")
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
     private void tokens(String provider, String model, String direction, long count) {
         if (count > 0) {
-            registry.get().getOrCreate(Counter.builder("gateway.tokens")
+            counter(List.of("gateway.tokens", provider, model, direction), () -> Counter.builder("gateway.tokens")
                     .description("Tokens the upstreams reported, in (prompt) and out (completion)")
                     .tags(List.of(Tag.create("provider", provider), Tag.create("model", model),
                             Tag.create("direction", direction)))).increment(count);
         }
+    }
+
+    private Counter counter(List<String> key, Supplier<Counter.Builder> builder) {
+        return (Counter) meter(key, () -> registry().getOrCreate(builder.get()));
+    }
+
+    private Timer timer(List<String> key, Supplier<Timer.Builder> builder) {
+        return (Timer) meter(key, () -> registry().getOrCreate(builder.get()));
+    }
+
+    private Meter meter(List<String> key, Supplier<Meter> create) {
+        registry();
+        return meters.computeIfAbsent(key, ignored -> create.get());
+    }
+
+    /** The registry meters go to; when Helidon has replaced it, the cached meters and gauges are made anew there. */
+    private MeterRegistry registry() {
+        MeterRegistry now = registry.get();
+        if (now != current) {
+            synchronized (this) {
+                if (now != current) {
+                    meters.clear();
+                    now.getOrCreate(Gauge.builder("gateway.requests.in.flight", requestsInFlight, AtomicInteger::get)
+                            .description("Chat completion requests being handled"));
+                    now.getOrCreate(Gauge.builder("gateway.streams.in.flight", streamsInFlight, AtomicInteger::get)
+                            .description("Streams being relayed"));
+                    current = now;
+                }
+            }
+        }
+        return now;
     }
 
     private String modelLabel(String model) {

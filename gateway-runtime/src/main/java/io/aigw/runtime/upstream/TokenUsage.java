@@ -4,9 +4,10 @@ import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
 import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -15,13 +16,58 @@ import java.util.Optional;
 public record TokenUsage(long promptTokens, long completionTokens, long totalTokens) {
     public static final TokenUsage NONE = new TokenUsage(-1, -1, -1);
 
-    /** Reads {@code usage} from a chat completion (or chunk) JSON object; empty if absent or null. */
+    private static final byte[] USAGE_KEY = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+
+    /**
+     * Reads {@code usage} from a chat completion JSON object; empty if absent or null. Only the
+     * {@code usage} object is parsed: it is found as the last {@code "usage"} key followed by an
+     * object (quotes inside JSON strings are escaped, so message text cannot look like it).
+     */
     static Optional<TokenUsage> from(byte[] json, int offset, int length) {
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(json, offset, length))) {
-            return from(reader.readValue());
-        } catch (JsonException | IllegalStateException e) {
+        int end = offset + length;
+        for (int at = lastIndexOf(json, offset, end, end); at >= 0; at = lastIndexOf(json, offset, end, at)) {
+            int i = skipBlanks(json, at + USAGE_KEY.length, end);
+            if (i < end && json[i] == ':') {
+                i = skipBlanks(json, i + 1, end);
+                if (i < end && json[i] == '{') {
+                    return parseObject(json, i, end);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<TokenUsage> parseObject(byte[] json, int from, int end) {
+        try (JsonParser parser = Json.createParser(new ByteArrayInputStream(json, from, end - from))) {
+            parser.next();
+            JsonObject usage = parser.getObject();
+            return Optional.of(new TokenUsage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
+                    count(usage, "total_tokens")));
+        } catch (JsonException | IllegalStateException | java.util.NoSuchElementException e) {
             return Optional.empty();
         }
+    }
+
+    /** The last index before {@code before} where {@code "usage"} starts, or -1. */
+    private static int lastIndexOf(byte[] json, int offset, int end, int before) {
+        outer:
+        for (int i = Math.min(before - 1, end - USAGE_KEY.length); i >= offset; i--) {
+            for (int j = 0; j < USAGE_KEY.length; j++) {
+                if (json[i + j] != USAGE_KEY[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    private static int skipBlanks(byte[] json, int from, int end) {
+        int i = from;
+        while (i < end && (json[i] == ' ' || json[i] == '\t' || json[i] == '\n' || json[i] == '\r')) {
+            i++;
+        }
+        return i;
     }
 
     static Optional<TokenUsage> from(JsonValue value) {
