@@ -1,7 +1,9 @@
 package io.aigw.runtime.api;
 
+import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingTable;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.HttpRules;
@@ -10,6 +12,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -19,10 +22,12 @@ import java.util.List;
  * answer is rendered once.
  */
 public final class ModelsService implements HttpService {
+    private static final System.Logger LOG = System.getLogger(ModelsService.class.getName());
+
     private final byte[] body;
 
     public ModelsService(RoutingTable routing, String gatewayLabel) {
-        this.body = render(routing.byPriority(), gatewayLabel);
+        this.body = render(routing, gatewayLabel);
     }
 
     @Override
@@ -35,16 +40,38 @@ public final class ModelsService implements HttpService {
         response.send(body);
     }
 
-    private static byte[] render(List<Provider> providers, String gatewayLabel) {
+    private static byte[] render(RoutingTable routing, String gatewayLabel) {
+        List<Provider> providers = routing.byPriority();
         JsonArrayBuilder data = Json.createArrayBuilder();
         data.add(entry(RoutingTable.AUTO_MODEL, "Auto: the first available provider's default model",
                 autoContextLength(providers), gatewayLabel));
         for (Provider provider : providers) {
             for (ModelEntry model : provider.catalogue()) {
-                data.add(entry(provider.publicId(model.id()), model.name(), model.contextLength(), model.ownedBy()));
+                String id = provider.publicId(model.id());
+                if (reaches(routing, id, provider, model)) {
+                    data.add(entry(id, model.name(), model.contextLength(), model.ownedBy()));
+                } else {
+                    LOG.log(Level.WARNING, "The model '" + id + "' of provider " + provider.name() + " is left out"
+                            + " of /api/v1/models: a request for it would not reach " + provider.name() + ".");
+                }
             }
         }
         return Json.createObjectBuilder().add("data", data).build().toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whether asking for {@code id} reaches this provider's {@code model}. A catch-all's catalogue
+     * (or one configured under {@code providers.<name>.models}) may hold an id such as
+     * {@code anthropic/claude-sonnet-4-5} whose prefix another provider claims: listed, it would
+     * name a model that another provider serves, and appear twice when that one lists it too.
+     */
+    private static boolean reaches(RoutingTable routing, String id, Provider provider, ModelEntry model) {
+        try {
+            Route route = routing.route(id);
+            return route.provider() == provider && route.upstreamModel().equals(model.id());
+        } catch (ApiException e) {
+            return false;
+        }
     }
 
     /** The smallest context of the models auto may pick: a prompt that fits it fits any of them. */

@@ -26,9 +26,13 @@ public final class MasterKey implements WorkspaceKeys {
     /**
      * Accepts a configured key.
      *
+     * <p>Surrounding whitespace is dropped: a key read from a secret file often ends in a newline,
+     * and the key check strips what a caller presents, so a kept newline would lock everyone out.
+     *
      * @throws ConfigurationException when the key lacks the {@code sk-gw-} prefix or is too short
      */
-    public static MasterKey of(String key) {
+    public static MasterKey of(String configured) {
+        String key = configured.strip();
         if (!key.startsWith(PREFIX) || key.length() < PREFIX.length() + 16) {
             throw new ConfigurationException("GATEWAY_MASTER_KEY must start with '" + PREFIX + "' and carry at"
                     + " least 16 more characters; make one with: echo " + PREFIX + "$(openssl rand -hex 24)");

@@ -22,7 +22,8 @@ final class CatalogueReader {
         try (InputStream in = resource.openStream(); JsonReader reader = Json.createReader(in)) {
             JsonArray array = reader.readArray();
             return array.stream().map(value -> entry(value, source)).toList();
-        } catch (IOException | JsonException | ClassCastException | NullPointerException e) {
+        } catch (IOException | JsonException | ClassCastException | NullPointerException | ArithmeticException e) {
+            // ArithmeticException: a context_length that is not a whole number, such as 128000.5.
             throw new ConfigurationException("The model catalogue of " + source + " (" + resource
                     + ") is not a JSON array of {id, name, context_length, owned_by}: " + e.getMessage());
         }

@@ -5,6 +5,7 @@ import io.aigw.runtime.config.Settings;
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
 import io.helidon.config.Config;
+import io.helidon.config.ConfigException;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.util.ArrayList;
@@ -89,9 +90,16 @@ public final class ProviderFactory {
     private static ModelEntry configured(Config node, String key) {
         String id = node.get("id").asString().orElseThrow(
                 () -> new ConfigurationException("Every entry of " + key + ".models needs an 'id'."));
-        return new ModelEntry(id, node.get("name").asString().orElse(id),
-                node.get("context-length").asLong().orElseThrow(() -> new ConfigurationException(
-                        "The entry '" + id + "' of " + key + ".models needs a 'context-length'.")),
+        long contextLength;
+        try {
+            contextLength = node.get("context-length").asLong().orElseThrow(() -> new ConfigurationException(
+                    "The entry '" + id + "' of " + key + ".models needs a 'context-length'."));
+        } catch (ConfigException e) {
+            // Helidon's own message names neither the provider nor the model.
+            throw new ConfigurationException("The 'context-length' of the entry '" + id + "' of " + key
+                    + ".models must be a whole number of tokens.");
+        }
+        return new ModelEntry(id, node.get("name").asString().orElse(id), contextLength,
                 node.get("owned-by").asString().orElse(key.substring("providers.".length())));
     }
 

@@ -46,14 +46,13 @@ public final class RoutingTable {
             }
             Provider previous = byPrefix.putIfAbsent(provider.prefix(), provider);
             if (previous != null) {
-                throw new ConfigurationException("Two plugins claim the model prefix '" + provider.prefix() + "': "
-                        + previous.source() + " and " + provider.source() + ". Remove one jar from plugins/ or"
-                        + " rename one prefix with providers.<name>.prefix.");
+                throw new ConfigurationException(duplicatePrefix(previous, provider));
             }
             if (provider.catchAll()) {
                 if (catchAll != null) {
                     throw new ConfigurationException("Two plugins claim to be the catch-all provider: "
-                            + catchAll.source() + " and " + provider.source() + ". Remove one jar from plugins/.");
+                            + catchAll.source() + " and " + provider.source() + ". Remove one jar from plugins/ or"
+                            + " switch one off with providers." + provider.name() + ".enabled=false.");
                 }
                 catchAll = provider;
             }
@@ -62,6 +61,28 @@ public final class RoutingTable {
                 .sorted(Comparator.comparingInt(Provider::priority).thenComparing(Provider::prefix))
                 .toList();
         return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), byPriority);
+    }
+
+    /**
+     * Explains a prefix claimed twice. Configuration addresses a provider by the prefix its plugin
+     * declared, so two plugins declaring the same one share {@code providers.<name>.*}: renaming
+     * would rename both, and only removing a jar helps. When configuration made the clash (one was
+     * renamed onto the other's prefix), renaming either one resolves it, and the message says how.
+     */
+    private static String duplicatePrefix(Provider previous, Provider provider) {
+        String claims = "Two plugins claim the model prefix '" + provider.prefix() + "': " + previous.source()
+                + describeRename(previous) + " and " + provider.source() + describeRename(provider) + ".";
+        if (previous.name().equals(provider.name())) {
+            return claims + " Both declare it, so providers." + provider.name() + ".* would configure both alike;"
+                    + " remove one jar from plugins/.";
+        }
+        return claims + " Rename one with providers." + previous.name() + ".prefix or providers." + provider.name()
+                + ".prefix.";
+    }
+
+    private static String describeRename(Provider provider) {
+        return provider.prefix().equals(provider.name()) ? ""
+                : " (renamed from '" + provider.name() + "' by providers." + provider.name() + ".prefix)";
     }
 
     /**

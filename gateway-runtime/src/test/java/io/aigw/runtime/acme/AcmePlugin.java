@@ -9,14 +9,16 @@ import java.util.Set;
 
 /**
  * A third party's plugin, none of the five shipped ones, written against the SPI alone and found
- * through {@code META-INF/services} like any plugin jar on a class path.
+ * through {@code META-INF/services} like any plugin jar on a class path. Every runtime test
+ * discovers it, so it stays an ordinary provider: no catch-all, and without {@code ACME_API_KEY}
+ * {@code gateway/auto} skips it.
  */
 public final class AcmePlugin implements ProviderPlugin {
 
     @Override
     public ProviderDescriptor descriptor() {
         return ProviderDescriptor.builder("acme")
-                .defaultModel("acme-large")
+                .defaultModel("big-model")
                 .priority(50)
                 .baseUrl("https://api.acme.example/v1")
                 .apiKeyVariable("ACME_API_KEY")

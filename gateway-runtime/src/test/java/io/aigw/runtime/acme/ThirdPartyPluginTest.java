@@ -1,68 +1,144 @@
 package io.aigw.runtime.acme;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.testing.TestGateway;
+import io.aigw.spi.ProviderDescriptor;
+import io.aigw.spi.ProviderPlugin;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URL;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A plugin that is none of the five is discovered and routed to through the SPI alone. */
 public final class ThirdPartyPluginTest {
+    private static final String ANSWER = "{\"id\":\"acme-1\",\"object\":\"chat.completion\",\"created\":1700000000,"
+            + "\"model\":\"big-model\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Beep\"},"
+            + "\"finish_reason\":\"stop\"}]}";
 
     @Test
     void theTestPluginIsDiscoveredBesideTheShippedOnes() {
-        List<String> found = PluginDiscovery.discover().stream()
+        List<DiscoveredPlugin> discovered = PluginDiscovery.discover();
+        List<String> prefixes = discovered.stream()
                 .map(plugin -> plugin.plugin().descriptor().prefix()).sorted().toList();
 
-        assertEquals(List.of("acme", "anthropic", "gemini", "openai", "openrouter", "xai"), found);
-        DiscoveredPlugin acme = PluginDiscovery.discover().stream()
+        assertEquals(List.of("acme", "anthropic", "gemini", "openai", "openrouter", "xai"), prefixes);
+        DiscoveredPlugin acme = discovered.stream()
                 .filter(plugin -> plugin.plugin() instanceof AcmePlugin).findFirst().orElseThrow();
+        // Loaded from the test classes folder, not a jar, so the class name is its source.
         assertEquals(AcmePlugin.class.getName(), acme.source());
+        assertFalse(acme.plugin().descriptor().catchAll());
     }
 
     @Test
-    void itsModelsAreRoutedToItsUpstreamWithItsKeyHeadersAndQuirks() throws IOException, InterruptedException {
+    void itsModelsAreRoutedToItsUpstreamWithItsKeyHeaderAndQuirkAndEveryOtherByteIntact() throws Exception {
+        String sent = "{\n"
+                + "  \"model\" : \"acme/big-model\",\n"
+                + "  \"logit_bias\": {\"50256\": -100},\n"
+                + "  \"messages\": [ {\"role\":\"user\", \"content\":\"Gr\u00fc\u00dfe \\u2014 \u2713\"} ],\n"
+                + "  \"temperature\": 0.70,\n"
+                + "  \"max_tokens\": 1E2,\n"
+                + "  \"metadata\": {\"b\": 2, \"a\": 1}\n"
+                + "}";
         try (MockWebServer upstream = new MockWebServer()) {
             upstream.start(InetAddress.getLoopbackAddress(), 0);
-            upstream.enqueue(new MockResponse.Builder().body("{\"object\":\"chat.completion\"}").build());
+            upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(ANSWER)
+                    .build());
             try (TestGateway gateway = TestGateway.start(Map.of(),
                     Map.of("ACME_API_KEY", "acme-secret", "ACME_BASE_URL", upstream.url("/v1").toString()))) {
-                HttpResponse<String> response = gateway.chat("{\"model\":\"acme/acme-small\",\"logit_bias\":{\"50256\":-100},"
-                        + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}],\"seed\":7}");
+                HttpResponse<String> response = gateway.chat(sent);
 
                 assertEquals(200, response.statusCode(), response.body());
+                assertEquals(ANSWER, response.body());
                 assertEquals("acme", response.headers().firstValue("X-Gateway-Provider").orElseThrow());
             }
             RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
             assertEquals("POST /v1/chat/completions HTTP/1.1", received.getRequestLine());
-            assertEquals("Bearer acme-secret", received.getHeaders().get("Authorization"));
+            assertEquals(List.of("Bearer acme-secret"), received.getHeaders().values("Authorization"));
             assertEquals("2026-01-01", received.getHeaders().get("Acme-Version"));
-            assertEquals("{\"model\":\"acme-small\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}],\"seed\":7}",
-                    received.getBody().utf8());
+            assertEquals("application/json", received.getHeaders().get("Content-Type"));
+            assertEquals("{\n"
+                    + "  \"model\" : \"big-model\",\n"
+                    + "  \"messages\": [ {\"role\":\"user\", \"content\":\"Gr\u00fc\u00dfe \\u2014 \u2713\"} ],\n"
+                    + "  \"temperature\": 0.70,\n"
+                    + "  \"max_tokens\": 1E2,\n"
+                    + "  \"metadata\": {\"b\": 2, \"a\": 1}\n"
+                    + "}", new String(received.getBody().toByteArray(), StandardCharsets.UTF_8));
+            assertEquals(1, upstream.getRequestCount());
         }
     }
 
     @Test
-    void itsCatalogueIsListedInPriorityOrder() {
+    void withoutItsKeyItsModelsGet502NamingTheVariable() {
         try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
-            String models = gateway.send(gateway.request("/api/v1/models").build()).body();
+            HttpResponse<String> response = gateway.chat(
+                    "{\"model\":\"acme/big-model\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
 
-            // acme's priority, 50, puts it after openrouter's 5.
-            int openrouter = models.indexOf("\"openrouter/auto\"");
-            int acme = models.indexOf("{\"id\":\"acme/acme-large\",\"name\":\"Acme Large\",\"context_length\":64000,"
-                    + "\"owned_by\":\"acme\"}");
-            assertTrue(openrouter > 0 && acme > openrouter, models);
+            assertEquals(502, response.statusCode(), response.body());
+            assertTrue(response.body().contains("ACME_API_KEY"), response.body());
+            assertTrue(response.body().contains("\"type\":\"upstream_error\""), response.body());
         }
+    }
+
+    @Test
+    void itsCatalogueIsListedWithItsPrefixInPriorityOrder() {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models").build());
+
+            assertEquals(200, response.statusCode());
+            String models = response.body();
+            // acme's priority, 50, puts it after openrouter's 5: last.
+            int openrouter = models.indexOf("{\"id\":\"openrouter/auto\"");
+            int big = models.indexOf("{\"id\":\"acme/big-model\",\"name\":\"Acme Big\",\"context_length\":64000,"
+                    + "\"owned_by\":\"acme\"}");
+            int small = models.indexOf("{\"id\":\"acme/small-model\",\"name\":\"Acme Small\",\"context_length\":16000,"
+                    + "\"owned_by\":\"acme\"}");
+            assertTrue(openrouter > 0 && big > openrouter && small > big, models);
+            assertTrue(models.endsWith("\"owned_by\":\"acme\"}]}"), models);
+        }
+    }
+
+    @Test
+    void aCatalogueWithAFractionalContextLengthRefusesToStartNamingThePlugin(@TempDir Path folder)
+            throws IOException {
+        Path catalogue = folder.resolve("models.json");
+        Files.writeString(catalogue, "[{\"id\":\"m\",\"name\":\"M\",\"context_length\":1000.5,\"owned_by\":\"x\"}]");
+        URL url = catalogue.toUri().toURL();
+        ProviderPlugin broken = new ProviderPlugin() {
+            @Override
+            public ProviderDescriptor descriptor() {
+                return ProviderDescriptor.builder("broken").defaultModel("m").baseUrl("https://broken.example/v1")
+                        .apiKeyVariable("BROKEN_API_KEY").baseUrlVariable("BROKEN_BASE_URL").build();
+            }
+
+            @Override
+            public Optional<URL> catalogue() {
+                return Optional.of(url);
+            }
+        };
+
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> TestGateway.start(
+                Map.of(), Map.of(), List.of(new DiscoveredPlugin(broken, "broken.jar (x.Broken)")), Optional.empty()));
+
+        assertTrue(refused.getMessage().startsWith("The model catalogue of broken.jar (x.Broken) (" + url
+                + ") is not a JSON array of {id, name, context_length, owned_by}"), refused.getMessage());
     }
 }

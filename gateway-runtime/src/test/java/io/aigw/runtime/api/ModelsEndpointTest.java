@@ -2,8 +2,10 @@ package io.aigw.runtime.api;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -58,6 +60,7 @@ public final class ModelsEndpointTest {
             JsonArray data = body.getJsonArray("data");
             JsonObject auto = data.getJsonObject(0);
             assertEquals("gateway/auto", auto.getString("id"));
+            assertEquals("Auto: the first available provider's default model", auto.getString("name"));
             assertEquals("aigw", auto.getString("owned_by"));
             for (JsonValue value : data) {
                 JsonObject model = value.asJsonObject();
@@ -72,6 +75,47 @@ public final class ModelsEndpointTest {
                     + "\"owned_by\":\"openai\"}"));
             assertEquals(1, count(response.body(), "\"openrouter/auto\""));
             assertFalse(response.body().contains("openrouter/openrouter"));
+            List<String> ids = data.stream().map(value -> value.asJsonObject().getString("id")).toList();
+            assertEquals(ids.size(), Set.copyOf(ids).size(), "an id listed twice: " + ids);
+        }
+    }
+
+    @Test
+    void priorityPrefixAndNameSettingsShowInTheList() {
+        try (TestGateway gateway = TestGateway.start(Map.of(
+                "providers.xai.priority", "0",
+                "providers.anthropic.prefix", "claude",
+                "gateway.name", "acme-corp-gateway"), Map.of())) {
+            JsonArray data = Json.createReader(new StringReader(
+                    gateway.send(gateway.request("/api/v1/models").build()).body())).readObject().getJsonArray("data");
+
+            assertEquals("acme-corp-gateway", data.getJsonObject(0).getString("owned_by"));
+            List<String> prefixes = data.stream().map(value -> value.asJsonObject().getString("id"))
+                    .map(id -> id.substring(0, id.indexOf('/'))).distinct().toList();
+            assertEquals(List.of("gateway", "xai", "openai", "gemini", "claude", "openrouter", "acme"), prefixes);
+            assertEquals("{\"id\":\"claude/claude-sonnet-4-5\",\"name\":\"Claude Sonnet 4.5\",\"context_length\":200000,"
+                    + "\"owned_by\":\"anthropic\"}", data.stream().map(JsonValue::toString)
+                    .filter(model -> model.contains("claude-sonnet-4-5")).findFirst().orElseThrow());
+        }
+    }
+
+    @Test
+    void aCatchAllModelWhosePrefixAnotherProviderClaimsIsLeftOutAsItWouldNotReachTheCatchAll() {
+        try (TestGateway gateway = TestGateway.start(Map.of(
+                "providers.openrouter.models.0.id", "anthropic/claude-sonnet-4-5",
+                "providers.openrouter.models.0.context-length", "200000",
+                "providers.openrouter.models.1.id", "meta-llama/llama-3-8b",
+                "providers.openrouter.models.1.name", "Llama 3 8B",
+                "providers.openrouter.models.1.context-length", "8192",
+                "providers.openrouter.models.1.owned-by", "meta-llama"), Map.of())) {
+            String body = gateway.send(gateway.request("/api/v1/models").build()).body();
+
+            // anthropic/claude-sonnet-4-5 goes to the anthropic provider: listed once, as its model.
+            assertEquals(1, count(body, "\"anthropic/claude-sonnet-4-5\""), body);
+            assertTrue(body.contains("{\"id\":\"anthropic/claude-sonnet-4-5\",\"name\":\"Claude Sonnet 4.5\","
+                    + "\"context_length\":200000,\"owned_by\":\"anthropic\"}"), body);
+            assertTrue(body.contains("{\"id\":\"meta-llama/llama-3-8b\",\"name\":\"Llama 3 8B\",\"context_length\":8192,"
+                    + "\"owned_by\":\"meta-llama\"}"), body);
         }
     }
 
@@ -95,6 +139,16 @@ public final class ModelsEndpointTest {
                     + "\"context_length\":128000,\"owned_by\":\"acme\"}"), body);
             assertFalse(body.contains("xai/"), body);
         }
+    }
+
+    @Test
+    void aConfiguredModelWhoseContextLengthIsNoNumberRefusesToStartNamingTheEntry() {
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> TestGateway.start(Map.of(
+                "providers.openai.models.0.id", "gpt-5-custom",
+                "providers.openai.models.0.context-length", "400k"), Map.of()));
+
+        assertEquals("The 'context-length' of the entry 'gpt-5-custom' of providers.openai.models must be a whole"
+                + " number of tokens.", refused.getMessage());
     }
 
     private static int count(String text, String part) {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,13 +59,16 @@ public final class OpenAiSdkTest {
         assertEquals("Hello from upstream", completion.choices().get(0).message().content().orElseThrow());
         assertEquals("gpt-5-2025-08-07", completion.model());
         assertEquals(8, completion.usage().orElseThrow().totalTokens());
-        String sent = upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8();
+        RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
+        assertEquals("POST /v1/chat/completions HTTP/1.1", received.getRequestLine());
+        assertEquals("Bearer sk-upstream-openai", received.getHeaders().get("Authorization"));
+        String sent = received.getBody().utf8();
         assertTrue(sent.startsWith("{\"messages\":[{\"content\":\"Say hello\",\"role\":\"user\"}],\"model\":\"gpt-5\""),
                 sent);
     }
 
     @Test
-    void streamingYieldsEveryChunk() {
+    void streamingYieldsEveryChunk() throws Exception {
         upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(
                 chunk("{\"role\":\"assistant\",\"content\":\"Hel\"}", "null")
                         + chunk("{\"content\":\"lo\"}", "null")
@@ -79,6 +83,8 @@ public final class OpenAiSdkTest {
         }
 
         assertEquals("Hello", text.toString());
+        String sent = upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8();
+        assertTrue(sent.contains("\"model\":\"gpt-5\"") && sent.contains("\"stream\":true"), sent);
     }
 
     @Test

@@ -52,7 +52,13 @@ public final class TestGateway implements AutoCloseable {
                 "gateway.database.url", "jdbc:sqlite:" + dataFolder.resolve("gateway.db")));
         all.putAll(config);
         Settings settings = new Settings(Config.just(ConfigSources.create(all)), environment);
-        return new TestGateway(Gateway.start(settings, plugins, upstreamTls), dataFolder);
+        try {
+            return new TestGateway(Gateway.start(settings, plugins, upstreamTls), dataFolder);
+        } catch (RuntimeException e) {
+            // Tests that expect a refusal to start leave no temporary folder behind.
+            deleteRecursively(dataFolder);
+            throw e;
+        }
     }
 
     /** The JDBC URL of this gateway's own SQLite file, to read what it stored. */

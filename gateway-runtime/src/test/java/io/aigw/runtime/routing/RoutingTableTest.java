@@ -1,0 +1,92 @@
+package io.aigw.runtime.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.aigw.runtime.config.Settings;
+import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.plugin.ProviderFactory;
+import io.aigw.runtime.testing.TestGateway;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Which provider a model id goes to, and what that provider is asked for. */
+public final class RoutingTableTest {
+
+    @ParameterizedTest(name = "{0} goes to {1} as {2}")
+    @CsvSource({
+            "openai/gpt-5, openai, gpt-5",
+            "gemini/gemini-2.5-pro, gemini, gemini-2.5-pro",
+            "anthropic/claude-sonnet-4-5, anthropic, claude-sonnet-4-5",
+            "xai/grok-4, xai, grok-4",
+            "acme/big-model, acme, big-model",
+            // Only the first slash separates the prefix; the rest is the upstream's business.
+            "openai/ft:gpt-4o:org/custom, openai, ft:gpt-4o:org/custom",
+            // The catch-all keeps ids as they are: its own prefix, unclaimed prefixes, bare ids.
+            "openrouter/auto, openrouter, openrouter/auto",
+            "meta-llama/llama-3-8b, openrouter, meta-llama/llama-3-8b",
+            "gpt-4o, openrouter, gpt-4o",
+            // Prefixes are case-sensitive: OpenAI/ is not openai/.
+            "OpenAI/gpt-5, openrouter, OpenAI/gpt-5"})
+    void aModelIdGoesToTheProviderClaimingItsPrefix(String model, String provider, String upstreamModel) {
+        Route route = table(Map.of()).route(model);
+
+        assertEquals(provider, route.provider().name());
+        assertEquals(upstreamModel, route.upstreamModel());
+    }
+
+    @Test
+    void aRenamedPrefixRoutesUnderItsNewNameAndTheOldOneFallsToTheCatchAll() {
+        RoutingTable table = table(Map.of("providers.openai.prefix", "oai"));
+
+        assertEquals("openai", table.route("oai/gpt-5").provider().name());
+        assertEquals("gpt-5", table.route("oai/gpt-5").upstreamModel());
+        assertEquals("openrouter", table.route("openai/gpt-5").provider().name());
+        assertEquals("openai/gpt-5", table.route("openai/gpt-5").upstreamModel());
+    }
+
+    @Test
+    void providersAreOrderedByPriorityWhichConfigurationMayChange() {
+        assertEquals(List.of("openai", "gemini", "anthropic", "xai", "openrouter", "acme"), order(table(Map.of())));
+        assertEquals(List.of("acme", "openai", "gemini", "anthropic", "openrouter"),
+                order(table(Map.of("providers.acme.priority", "0", "providers.xai.enabled", "false"))));
+    }
+
+    @Test
+    void aPrefixWithNoModelAfterItIsRefusedWith400() {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            HttpResponse<String> response = gateway.chat("{\"model\":\"openai/\",\"messages\":[]}");
+
+            assertEquals(400, response.statusCode());
+            assertEquals("{\"error\":{\"message\":\"The model 'openai/' names a provider but no model; write it as"
+                    + " openai/<model>.\",\"type\":\"invalid_request_error\",\"param\":\"model\",\"code\":null}}",
+                    response.body());
+        }
+    }
+
+    @Test
+    void theGatewaysOwnPrefixOffersOnlyAutoEvenWithACatchAll() {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            HttpResponse<String> response = gateway.chat("{\"model\":\"gateway/fastest\",\"messages\":[]}");
+
+            assertEquals(404, response.statusCode());
+            assertEquals("{\"error\":{\"message\":\"The model 'gateway/fastest' does not exist: no installed provider"
+                    + " serves its prefix.\",\"type\":\"invalid_request_error\",\"param\":\"model\","
+                    + "\"code\":\"model_not_found\"}}", response.body());
+        }
+    }
+
+    private static RoutingTable table(Map<String, String> config) {
+        Settings settings = new Settings(Config.just(ConfigSources.create(config)), Map.of());
+        return RoutingTable.of(new ProviderFactory(settings).create(PluginDiscovery.discover()));
+    }
+
+    private static List<String> order(RoutingTable table) {
+        return table.byPriority().stream().map(provider -> provider.name()).toList();
+    }
+}
