@@ -69,10 +69,12 @@ public final class BatchWriter<T> implements AutoCloseable {
                 if (lingerNanos > 0 && queue.size() < MAX_BATCH - 1) {
                     TimeUnit.NANOSECONDS.sleep(lingerNanos);
                 }
-                queue.drainTo(batch, MAX_BATCH - 1);
-                write(batch);
             } catch (InterruptedException e) {
-                // close() interrupts a writer waiting for items; what is queued is written there.
+                // close() wakes a writer that waits or lingers; what it holds is written below.
+            }
+            queue.drainTo(batch, MAX_BATCH - batch.size());
+            if (!batch.isEmpty()) {
+                write(batch);
             }
         }
     }
