@@ -96,6 +96,16 @@ public final class Gateway implements AutoCloseable {
 
         Optional<MasterKey> masterKey = settings.get("gateway.master-key").map(MasterKey::of);
         GatewayStore store = JdbcStore.open(settings);
+        try {
+            return start(settings, providers, routing, masterKey, store, upstreamTls);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private static Gateway start(Settings settings, List<Provider> providers, RoutingTable routing,
+                                 Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
@@ -153,8 +163,15 @@ public final class Gateway implements AutoCloseable {
             observe.sockets(List.of(OBSERVE_SOCKET));
         });
         server.addFeature(observe.build());
-        return new Gateway(routing, store, usage, accessLog, forwarder, requests, gracePeriod,
-                server.build().start(), generatedKey);
+        try {
+            return new Gateway(routing, store, usage, accessLog, forwarder, requests, gracePeriod,
+                    server.build().start(), generatedKey);
+        } catch (RuntimeException e) {
+            usage.close();
+            accessLog.ifPresent(AccessLog::close);
+            forwarder.close();
+            throw e;
+        }
     }
 
     private static Set<String> publicModelIds(RoutingTable routing) {
