@@ -4,8 +4,11 @@ import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.UpstreamRequest;
-import jakarta.json.Json;
+import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParser.Event;
 import java.io.ByteArrayOutputStream;
@@ -66,7 +69,7 @@ public final class ChatRequest implements UpstreamRequest {
         boolean stream = false;
         boolean includeUsage = false;
         boolean messagesSeen = false;
-        try (JsonParser parser = Json.createParser(new StringReader(text))) {
+        try (JsonParser parser = Jsons.PROVIDER.createParser(new StringReader(text))) {
             if (!parser.hasNext() || parser.next() != Event.START_OBJECT) {
                 throw invalid(null, "The request body must be a JSON object.");
             }
@@ -199,9 +202,9 @@ public final class ChatRequest implements UpstreamRequest {
     private byte[] withIncludeUsage(Member member) {
         String value = new String(body, member.valueStart(), member.valueEnd() - member.valueStart(),
                 StandardCharsets.UTF_8);
-        jakarta.json.JsonObjectBuilder options = Json.createObjectBuilder().add("include_usage", true);
-        try (jakarta.json.JsonReader reader = Json.createReader(new StringReader(value))) {
-            if (reader.readValue() instanceof jakarta.json.JsonObject object) {
+        JsonObjectBuilder options = Jsons.PROVIDER.createObjectBuilder().add("include_usage", true);
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(value))) {
+            if (reader.readValue() instanceof JsonObject object) {
                 object.forEach((name, option) -> {
                     if (!name.equals("include_usage")) {
                         options.add(name, option);

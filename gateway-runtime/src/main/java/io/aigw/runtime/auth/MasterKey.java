@@ -17,6 +17,8 @@ public final class MasterKey implements WorkspaceKeys {
     /** The id logs and usage records show for this key; never the key itself. */
     public static final String ID = "master";
 
+    private static final MessageDigest SHA_256 = sha256Digest();
+
     private final byte[] hash;
 
     private MasterKey(String key) {
@@ -59,7 +61,16 @@ public final class MasterKey implements WorkspaceKeys {
 
     static byte[] sha256(String text) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            // A clone of a ready digest skips the security provider lookup of getInstance.
+            return ((MessageDigest) SHA_256.clone()).digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JDK's SHA-256 can be cloned", e);
+        }
+    }
+
+    private static MessageDigest sha256Digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

@@ -3,7 +3,6 @@ package io.aigw.runtime.error;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import java.nio.charset.StandardCharsets;
 
@@ -75,12 +74,12 @@ public record ApiError(Status status, String message, String type, String param,
 
     /** Writes an OpenAI error body; {@code null} fields become JSON nulls. */
     public static byte[] toJson(String message, String type, String param, String code) {
-        JsonObjectBuilder error = Json.createObjectBuilder();
+        JsonObjectBuilder error = Jsons.PROVIDER.createObjectBuilder();
         addOrNull(error, "message", message);
         addOrNull(error, "type", type);
         addOrNull(error, "param", param);
         addOrNull(error, "code", code);
-        return Json.createObjectBuilder().add("error", error).build().toString()
+        return Jsons.PROVIDER.createObjectBuilder().add("error", error).build().toString()
                 .getBytes(StandardCharsets.UTF_8);
     }
 

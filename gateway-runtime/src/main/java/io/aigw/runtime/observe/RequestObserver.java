@@ -9,15 +9,14 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import jakarta.json.Json;
+import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonObjectBuilder;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Phaser;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -28,7 +27,6 @@ import java.util.concurrent.TimeoutException;
 public final class RequestObserver implements Filter {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final int MAX_ID_LENGTH = 128;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Optional<AccessLog> accessLog;
     private final Phaser inFlight = new Phaser(1);
@@ -72,7 +70,7 @@ public final class RequestObserver implements Filter {
     }
 
     private static String line(RoutingRequest request, RoutingResponse response, String requestId, long started) {
-        JsonObjectBuilder line = Json.createObjectBuilder()
+        JsonObjectBuilder line = Jsons.PROVIDER.createObjectBuilder()
                 .add("time", Instant.now().toString())
                 .add("request_id", requestId)
                 .add("method", request.prologue().method().text())
@@ -113,10 +111,10 @@ public final class RequestObserver implements Filter {
         return true;
     }
 
+    /** Unique enough to trace a request, not a secret: no SecureRandom on the request path. */
     private static String newId() {
-        byte[] bytes = new byte[12];
-        RANDOM.nextBytes(bytes);
-        return "req_" + HexFormat.of().formatHex(bytes).toLowerCase(Locale.ROOT);
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return "req_" + HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextInt());
     }
 
     /** The id of the request being handled, in its context. */

@@ -260,9 +260,15 @@ public final class ChatForwarder implements AutoCloseable {
 
     /** The gateway's own time so far and the time spent waiting on upstreams, as a {@code Server-Timing} value. */
     private static String serverTiming(CallReport report) {
-        double upstreamMs = report.upstreamNanos() / 1e6;
-        double gatewayMs = Math.max(0, (System.nanoTime() - report.startedNanos()) / 1e6 - upstreamMs);
-        return String.format(Locale.ROOT, "gateway;dur=%.3f, upstream;dur=%.3f", gatewayMs, upstreamMs);
+        long upstreamMicros = report.upstreamNanos() / 1000;
+        long gatewayMicros = Math.max(0, (System.nanoTime() - report.startedNanos()) / 1000 - upstreamMicros);
+        return "gateway;dur=" + millis(gatewayMicros) + ", upstream;dur=" + millis(upstreamMicros);
+    }
+
+    /** Microseconds as milliseconds with three decimals, without String.format's cost on every answer. */
+    private static String millis(long micros) {
+        String fraction = Long.toString(1000 + micros % 1000).substring(1);
+        return micros / 1000 + "." + fraction;
     }
 
     private static String seconds(Duration duration) {

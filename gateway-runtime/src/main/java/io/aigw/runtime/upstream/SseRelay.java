@@ -1,6 +1,6 @@
 package io.aigw.runtime.upstream;
 
-import jakarta.json.Json;
+import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -137,7 +137,7 @@ final class SseRelay {
     }
 
     private JsonValue parse(int from, int to) {
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(pending, from, to - from))) {
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new ByteArrayInputStream(pending, from, to - from))) {
             return reader.readValue();
         } catch (JsonException | IllegalStateException e) {
             return JsonValue.NULL;

@@ -1,6 +1,6 @@
 package io.aigw.runtime.upstream;
 
-import jakarta.json.Json;
+import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -38,7 +38,7 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
     }
 
     private static Optional<TokenUsage> parseObject(byte[] json, int from, int end) {
-        try (JsonParser parser = Json.createParser(new ByteArrayInputStream(json, from, end - from))) {
+        try (JsonParser parser = Jsons.PROVIDER.createParser(new ByteArrayInputStream(json, from, end - from))) {
             parser.next();
             JsonObject usage = parser.getObject();
             return Optional.of(new TokenUsage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"),

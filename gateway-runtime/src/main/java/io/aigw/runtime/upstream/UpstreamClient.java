@@ -6,9 +6,9 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
-import io.helidon.webclient.api.HttpClientRequest;
 import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +22,7 @@ final class UpstreamClient {
     private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
 
     private final Provider provider;
-    private final WebClient client;
+    private final Http1Client client;
     private final String url;
     private final Duration readTimeout;
 
@@ -32,7 +32,8 @@ final class UpstreamClient {
         // A backstop only: Deadlines enforces the first-byte and idle limits precisely.
         this.readTimeout = (timeouts.firstByte().compareTo(timeouts.idle()) > 0 ? timeouts.firstByte()
                 : timeouts.idle()).plusSeconds(5);
-        var builder = WebClient.builder()
+        // HTTP/1.1 directly: the generic WebClient would work out the protocol on every request.
+        var builder = Http1Client.builder()
                 .connectTimeout(timeouts.connect())
                 .readTimeout(readTimeout)
                 .followRedirects(false)
@@ -48,7 +49,7 @@ final class UpstreamClient {
 
     /** Sends a chat completion request and returns once the response headers are in. */
     HttpClientResponse post(byte[] body, boolean stream, String requestId) {
-        HttpClientRequest request = client.method(Method.POST)
+        Http1ClientRequest request = client.method(Method.POST)
                 .uri(url)
                 .readTimeout(readTimeout)
                 .header(HeaderValues.CONTENT_TYPE_JSON)

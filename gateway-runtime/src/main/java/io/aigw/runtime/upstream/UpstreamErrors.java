@@ -1,7 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.ApiError;
-import jakarta.json.Json;
+import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -103,7 +103,7 @@ final class UpstreamErrors {
         if (body.length == 0) {
             return null;
         }
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new ByteArrayInputStream(body))) {
             return reader.readValue();
         } catch (JsonException | IllegalStateException e) {
             return null;
