@@ -81,7 +81,8 @@ public final class BatchWriter<T> implements AutoCloseable {
 
     private void write(List<T> batch) {
         try {
-            sink.accept(batch);
+            // A copy: the batch list is reused, and a sink may keep what it is given.
+            sink.accept(List.copyOf(batch));
         } catch (RuntimeException e) {
             dropped.addAndGet(batch.size());
             LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + ": " + e.getMessage());
