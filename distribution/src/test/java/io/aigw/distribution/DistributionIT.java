@@ -176,6 +176,27 @@ public final class DistributionIT {
         }
     }
 
+    @Test
+    void onAJdk25TheFirstRunWritesAnAotCacheThatLaterRunsStartFrom() throws Exception {
+        Path cache = work.resolve("gateway.aot");
+        var environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", cache.toString());
+        try (GatewayProcess first = GatewayProcess.start(home, environment)) {
+            assertEquals(200, first.get("/api/v1/models", MASTER).statusCode());
+            first.terminate();
+            assertEquals(0, first.awaitExit(), first.output());
+            if (!first.output().contains("AOTCache creation is complete")) {
+                // bin/gateway uses an AOT cache only on a JDK 25 or newer.
+                assertFalse(Files.exists(cache), first.output());
+                return;
+            }
+        }
+        assertTrue(Files.size(cache) > 0);
+        try (GatewayProcess second = GatewayProcess.start(home, environment)) {
+            assertEquals(200, second.get("/api/v1/models", MASTER).statusCode());
+            assertFalse(second.output().toLowerCase().contains("error"), second.output());
+        }
+    }
+
     /** Jars one compiled test plugin package (classes, resources, service registration) into plugins/. */
     private void jarPlugin(String packagePath, String className, String jarName) throws IOException {
         Path classes = Path.of("target/test-classes");

@@ -44,6 +44,8 @@ final class GatewayProcess implements AutoCloseable {
         env.keySet().removeIf(name -> name.endsWith("_API_KEY") || name.endsWith("_BASE_URL")
                 || name.startsWith("GATEWAY_") || name.equals("JAVA_HOME"));
         env.put("GATEWAY_PORT", "0");
+        // Each test's fresh copy would otherwise train and write an AOT cache at every exit.
+        env.put("GATEWAY_AOT_CACHE", "off");
         env.putAll(environment);
         return new GatewayProcess(builder.start());
     }

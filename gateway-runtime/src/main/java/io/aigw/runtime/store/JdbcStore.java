@@ -45,6 +45,8 @@ public final class JdbcStore implements GatewayStore {
         user.ifPresent(config::setUsername);
         password.ifPresent(config::setPassword);
         config.setMaximumPoolSize(poolSize);
+        // Connections open as load needs them, not all at start-up.
+        config.setMinimumIdle(1);
         config.setPoolName("aigw-store");
         if (jdbcUrl.startsWith("jdbc:sqlite:")) {
             createParentFolder(jdbcUrl);
