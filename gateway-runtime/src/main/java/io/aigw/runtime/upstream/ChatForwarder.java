@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -145,7 +144,7 @@ public final class ChatForwarder implements AutoCloseable {
                     LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " rejected the gateway's key (" + status
                             + "); gateway/auto skips it during the cool-down. Check " + provider.apiKeyVariable() + ".");
                 }
-                Failure failure = Failure.answered(provider, status, error, upstream);
+                Failure failure = Failure.answered(status, error, upstream);
                 if (fallback && retryable(status)) {
                     return failure;
                 }
@@ -237,7 +236,7 @@ public final class ChatForwarder implements AutoCloseable {
         }
     }
 
-    private static List<Header> relayedHeaders(HttpClientResponse upstream) {
+    static List<Header> relayedHeaders(HttpClientResponse upstream) {
         List<Header> relayed = new ArrayList<>();
         upstream.headers().forEach(header -> {
             String name = header.name().toLowerCase(Locale.ROOT);
@@ -288,57 +287,6 @@ public final class ChatForwarder implements AutoCloseable {
         BodyFailed(Failure failure) {
             super(null, null, false, false);
             this.failure = failure;
-        }
-    }
-
-    /**
-     * An attempt that failed before the caller was sent anything.
-     *
-     * @param summary a few words for the list of what {@code gateway/auto} tried
-     */
-    private record Failure(Status status, byte[] body, String summary, Function<String, byte[]> rewrite,
-                           List<Header> headers) {
-
-        static Failure answered(Provider provider, int status, byte[] normalized, HttpClientResponse upstream) {
-            String upstreamMessage = UpstreamErrors.message(normalized);
-            return new Failure(Status.create(status), normalized, status + " " + upstreamMessage,
-                    message -> UpstreamErrors.withMessage(normalized, message), relayedHeaders(upstream));
-        }
-
-        static Failure unreachable(Provider provider, Exception cause) {
-            String reason = "unreachable: " + describe(cause);
-            ApiError error = ApiError.upstream("Upstream " + provider.prefix() + " at " + provider.baseUrl()
-                    + " is " + reason);
-            return new Failure(error.status(), error.toJson(), reason,
-                    message -> ApiError.upstream(message).toJson(), List.of());
-        }
-
-        static Failure timeout(Provider provider, String what) {
-            ApiError error = ApiError.upstreamTimeout("Upstream " + provider.prefix() + " " + what + ".");
-            return new Failure(error.status(), error.toJson(), "timed out",
-                    message -> ApiError.upstreamTimeout(message).toJson(), List.of());
-        }
-
-        /** The same failure with another message; a lone upstream answer keeps its status, type and code. */
-        Failure withMessage(String message) {
-            return new Failure(status, rewrite.apply(message), summary, rewrite, headers);
-        }
-
-        void send(ServerResponse response, CallReport report) {
-            report.answered(status.code(), System.nanoTime());
-            response.status(status);
-            response.header(HeaderValues.CONTENT_TYPE_JSON);
-            headers.forEach(response::header);
-            response.send(body);
-        }
-
-        private static String describe(Exception cause) {
-            Throwable root = cause;
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
-            String text = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-            return text.length() > 200 ? text.substring(0, 200) : text;
         }
     }
 }
