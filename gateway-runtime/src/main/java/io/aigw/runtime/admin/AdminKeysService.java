@@ -14,11 +14,17 @@ import io.helidon.webserver.http.ServerResponse;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
-import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonString;
-import java.io.ByteArrayInputStream;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParser.Event;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.NoSuchElementException;
+import java.util.Set;
 
 /**
  * {@code /admin/v1/keys}: issue ({@code POST}), list ({@code GET}) and revoke ({@code DELETE /{id}})
@@ -26,7 +32,7 @@ import java.io.ByteArrayInputStream;
  * the answer that creates it.
  */
 public final class AdminKeysService implements HttpService {
-    private static final int MAX_NAME = 200;
+    private static final String NOT_AN_OBJECT = "The body must be a JSON object such as {\"name\": \"billing-service\"}.";
 
     private final GatewayStore store;
     private final KeyIssuer issuer;
@@ -46,7 +52,8 @@ public final class AdminKeysService implements HttpService {
     }
 
     private void create(ServerRequest request, ServerResponse response) {
-        String name = nameFrom(request.content().as(byte[].class));
+        // A POST without a body has no entity at all, and asking it for bytes throws.
+        String name = nameFrom(request.content().hasEntity() ? request.content().as(byte[].class) : new byte[0]);
         KeyIssuer.IssuedKey issued = issuer.issue(name, false);
         JsonObjectBuilder body = Json.createObjectBuilder()
                 .add("id", issued.stored().id())
@@ -85,19 +92,54 @@ public final class AdminKeysService implements HttpService {
         response.send();
     }
 
-    private static String nameFrom(byte[] body) {
-        JsonObject object;
-        try (JsonReader reader = Json.createReader(new ByteArrayInputStream(body))) {
-            object = reader.readObject();
-        } catch (JsonException | IllegalStateException e) {
-            throw new ApiException(ApiError.invalidRequest(null, "The body must be a JSON object such as"
-                    + " {\"name\": \"billing-service\"}."));
+    /**
+     * Reads {@code name} from a body that must be exactly one JSON object in UTF-8, with no field
+     * twice: the same rules as a chat request, so {@code {"name":"a"} junk} or
+     * {@code {"name":"a","name":"b"}} is refused rather than half read. Other fields are ignored.
+     */
+    static String nameFrom(byte[] body) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ApiException(ApiError.invalidRequest(null, NOT_AN_OBJECT));
         }
-        if (!(object.get("name") instanceof JsonString name) || name.getString().isBlank()
-                || name.getString().length() > MAX_NAME) {
+        String name = null;
+        Set<String> fields = new HashSet<>();
+        try (JsonParser parser = Json.createParser(new StringReader(text))) {
+            if (!parser.hasNext() || parser.next() != Event.START_OBJECT) {
+                throw new ApiException(ApiError.invalidRequest(null, NOT_AN_OBJECT));
+            }
+            for (Event event = parser.next(); event != Event.END_OBJECT; event = parser.next()) {
+                String field = parser.getString();
+                if (!fields.add(field)) {
+                    throw new ApiException(ApiError.invalidRequest(field, "The field '" + field
+                            + "' appears more than once."));
+                }
+                Event value = parser.next();
+                if (field.equals("name") && value == Event.VALUE_STRING) {
+                    name = parser.getString();
+                } else if (value == Event.START_OBJECT) {
+                    parser.skipObject();
+                } else if (value == Event.START_ARRAY) {
+                    parser.skipArray();
+                }
+            }
+            if (parser.hasNext()) {
+                parser.next();
+                throw new ApiException(ApiError.invalidRequest(null, NOT_AN_OBJECT));
+            }
+        } catch (JsonException | NoSuchElementException | IllegalStateException e) {
+            throw new ApiException(ApiError.invalidRequest(null, NOT_AN_OBJECT));
+        }
+        String stripped = name == null ? "" : name.strip();
+        if (!KeyIssuer.isValidName(stripped)) {
             throw new ApiException(ApiError.invalidRequest("name", "'name' must be a non-empty string of at most "
-                    + MAX_NAME + " characters."));
+                    + KeyIssuer.MAX_NAME + " characters, without control characters."));
         }
-        return name.getString().strip();
+        return stripped;
     }
 }

@@ -6,9 +6,12 @@ import io.aigw.runtime.store.StoredKey;
 
 /**
  * Makes workspace keys: a random key shown once, its hash stored. Shared by the admin API and the
- * command line, so both make keys the same way.
+ * command line, so both make keys the same way and accept the same names.
  */
 public final class KeyIssuer {
+    /** The longest name, in characters (code points), as the {@code VARCHAR(200)} column counts them. */
+    public static final int MAX_NAME = 200;
+
     private final GatewayStore store;
 
     public KeyIssuer(GatewayStore store) {
@@ -19,8 +22,26 @@ public final class KeyIssuer {
     public record IssuedKey(StoredKey stored, String key) {
     }
 
+    /**
+     * Whether {@code name} (already stripped) may name a key: not empty, at most {@link #MAX_NAME}
+     * characters, no control characters (a NUL cannot be stored in PostgreSQL at all, a line break
+     * would split a row of {@code gateway keys list}) and no unpaired surrogate (not encodable in UTF-8).
+     */
+    public static boolean isValidName(String name) {
+        return !name.isEmpty() && name.codePointCount(0, name.length()) <= MAX_NAME
+                && name.codePoints().noneMatch(c -> Character.isISOControl(c)
+                        || Character.getType(c) == Character.SURROGATE);
+    }
+
+    /**
+     * @throws IllegalArgumentException when the stripped name is not {@linkplain #isValidName valid}
+     */
     public IssuedKey issue(String name, boolean admin) {
+        String stripped = name.strip();
+        if (!isValidName(stripped)) {
+            throw new IllegalArgumentException("Not a valid key name: '" + name + "'");
+        }
         String key = MasterKey.generate();
-        return new IssuedKey(store.createKey(name, MasterKey.hashHex(key), admin), key);
+        return new IssuedKey(store.createKey(stripped, MasterKey.hashHex(key), admin), key);
     }
 }

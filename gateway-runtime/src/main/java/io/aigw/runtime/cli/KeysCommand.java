@@ -37,8 +37,11 @@ public final class KeysCommand {
             return usage("no command given");
         }
         return switch (args.get(0)) {
-            case "create" -> args.size() == 3 && args.get(1).equals("--name") && !args.get(2).isBlank()
-                    ? create(args.get(2).strip()) : usage("create takes --name <name>");
+            case "create" -> args.size() == 3 && args.get(1).equals("--name")
+                    && KeyIssuer.isValidName(args.get(2).strip())
+                    ? create(args.get(2).strip())
+                    : usage("create takes --name <name>: not empty, at most " + KeyIssuer.MAX_NAME
+                            + " characters, without control characters");
             case "list" -> args.size() == 1 ? list() : usage("list takes no arguments");
             case "revoke" -> args.size() == 2 ? revoke(args.get(1)) : usage("revoke takes one key id");
             default -> usage("unknown command '" + args.get(0) + "'");
