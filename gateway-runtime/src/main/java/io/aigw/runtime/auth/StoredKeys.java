@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Workspace keys from the store, behind a short cache so the hot path rarely reaches the database.
@@ -20,6 +21,8 @@ public final class StoredKeys implements WorkspaceKeys {
     private final GatewayStore store;
     private final long cacheNanos;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    /** Bumped by {@link #forgetCached()}; an answer read from the store before the bump is stale. */
+    private final AtomicLong generation = new AtomicLong();
 
     public StoredKeys(Optional<MasterKey> master, GatewayStore store, Duration cacheTime) {
         this.master = master;
@@ -35,10 +38,14 @@ public final class StoredKeys implements WorkspaceKeys {
         }
         String hash = MasterKey.hashHex(presentedKey);
         long now = System.nanoTime();
+        // Read before the store is asked: a lookup racing a revocation on this replica then
+        // caches its (possibly pre-revocation) answer under the old generation, which the next
+        // request ignores, instead of keeping the key alive for a whole cache time.
+        long current = generation.get();
         Cached cached = cache.get(hash);
-        if (cached == null || now - cached.loadedAt() > cacheNanos) {
+        if (cached == null || cached.generation() != current || now - cached.loadedAt() > cacheNanos) {
             cached = new Cached(store.findKey(hash).filter(key -> !key.revoked())
-                    .map(key -> new Caller(key.id(), key.admin())), now);
+                    .map(key -> new Caller(key.id(), key.admin())), now, current);
             if (cache.size() >= MAX_CACHED) {
                 cache.clear();
             }
@@ -49,9 +56,10 @@ public final class StoredKeys implements WorkspaceKeys {
 
     /** Forgets every cached answer on this replica, so a revocation made here applies at once. */
     public void forgetCached() {
+        generation.incrementAndGet();
         cache.clear();
     }
 
-    private record Cached(Optional<Caller> caller, long loadedAt) {
+    private record Cached(Optional<Caller> caller, long loadedAt, long generation) {
     }
 }
