@@ -1,142 +1,250 @@
 package io.aigw.runtime.admin;
 
+import static io.aigw.runtime.testing.KeysApi.FORBIDDEN;
+import static io.aigw.runtime.testing.KeysApi.KEY_PATTERN;
+import static io.aigw.runtime.testing.KeysApi.UNAUTHORIZED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.aigw.runtime.testing.LocalPostgres;
+import io.aigw.runtime.testing.KeyRows;
+import io.aigw.runtime.testing.KeysApi;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.StringReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Issue, list and revoke workspace keys over the admin API, on SQLite and on PostgreSQL. */
+/**
+ * Issue, use, list and revoke workspace keys over the admin API on the default store, SQLite. The
+ * key cache time is an hour here, so a revoked key that stops working did so because the gateway
+ * that revoked it forgot its cached answer, not because the cache ran out.
+ */
 public final class KeyLifecycleTest {
-    private static final String UNAUTHORIZED = "{\"error\":{\"message\":\"Invalid or missing workspace key. Send"
-            + " 'Authorization: Bearer sk-gw-...'.\",\"type\":\"authentication_error\",\"param\":null,"
-            + "\"code\":\"invalid_api_key\"}}";
+    private static final String BAD_NAME = "{\"error\":{\"message\":\"'name' must be a non-empty string of at most"
+            + " 200 characters, without control characters.\",\"type\":\"invalid_request_error\",\"param\":\"name\","
+            + "\"code\":null}}";
+    private static final String NOT_AN_OBJECT = "{\"error\":{\"message\":\"The body must be a JSON object such as"
+            + " {\\\"name\\\": \\\"billing-service\\\"}.\",\"type\":\"invalid_request_error\",\"param\":null,"
+            + "\"code\":null}}";
 
-    @Test
-    void aKeyIsIssuedUsedListedAndRevokedOnSqlite() {
-        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
-            lifecycle(gateway, gateway);
-        }
+    private TestGateway gateway;
+    private KeysApi api;
+
+    @BeforeEach
+    void start() {
+        gateway = TestGateway.start(Map.of("gateway.keys.cache-ttl", "1h", "gateway.access-log", "off"), Map.of());
+        api = KeysApi.of(gateway);
+    }
+
+    @AfterEach
+    void stop() {
+        gateway.close();
     }
 
     @Test
-    void aKeyIsIssuedUsedListedAndRevokedOnPostgres() throws Exception {
-        try (LocalPostgres database = LocalPostgres.createDatabase();
-             TestGateway gateway = TestGateway.start(postgres(database, "5s"), Map.of())) {
-            lifecycle(gateway, gateway);
-        }
-    }
+    void aKeyIsIssuedWorksIsListedWithoutItsTextAndStopsWorkingTheMomentItIsRevoked() throws Exception {
+        long before = System.currentTimeMillis() / 1000;
+        HttpResponse<String> createdResponse = api.create("{\"name\":\"billing-service\"}");
+        long after = System.currentTimeMillis() / 1000;
 
-    @Test
-    void twoReplicasOnOnePostgresShareKeysAndRevocations() throws Exception {
-        try (LocalPostgres database = LocalPostgres.createDatabase();
-             TestGateway first = TestGateway.start(postgres(database, "1s"), Map.of());
-             TestGateway second = TestGateway.start(postgres(database, "1s"), Map.of())) {
-            JsonObject created = create(first, "shared-app");
-            String key = created.getString("key");
-            assertEquals(200, models(second, key), "a key made on one replica must work on the other");
-
-            assertEquals(204, first.send(first.request("/admin/v1/keys/" + created.getString("id")).DELETE().build())
-                    .statusCode());
-            assertEquals(401, models(first, key), "the replica that revoked it refuses it at once");
-            long deadline = System.nanoTime() + 3_000_000_000L;
-            int status = models(second, key);
-            while (status == 200 && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-                status = models(second, key);
-            }
-            assertEquals(401, status, "the other replica must refuse it within its 1 s key cache time");
-        }
-    }
-
-    @ParameterizedTest(name = "body {0}")
-    @ValueSource(strings = {"{}", "{\"name\":\"\"}", "{\"name\":\"   \"}", "{\"name\":42}", "{\"name\":null}",
-            "[\"name\"]", "not json"})
-    void aKeyNeedsAName(String body) {
-        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
-            HttpResponse<String> response = gateway.send(gateway.request("/admin/v1/keys")
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
-
-            assertEquals(400, response.statusCode(), response.body());
-            JsonObject error = Json.createReader(new StringReader(response.body())).readObject().getJsonObject("error");
-            assertEquals("invalid_request_error", error.getString("type"));
-        }
-    }
-
-    @Test
-    void aNameOfMoreThan200CharactersIsRefused() {
-        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
-            HttpResponse<String> response = gateway.send(gateway.request("/admin/v1/keys")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"" + "n".repeat(201) + "\"}")).build());
-
-            assertEquals(400, response.statusCode());
-            assertTrue(response.body().contains("\"param\":\"name\""), response.body());
-        }
-    }
-
-    private static void lifecycle(TestGateway admin, TestGateway user) {
-        JsonObject created = create(admin, "billing-service");
+        assertEquals(201, createdResponse.statusCode(), createdResponse.body());
+        assertEquals(Optional.of("application/json"), createdResponse.headers().firstValue("Content-Type"));
+        JsonObject created = KeysApi.json(createdResponse.body());
         assertEquals(Set.of("id", "name", "key", "created_at"), created.keySet());
+        String id = created.getString("id");
         String key = created.getString("key");
-        assertTrue(key.matches("sk-gw-[A-Za-z0-9_-]{43}"), key);
+        long createdAt = created.getJsonNumber("created_at").longValueExact();
+        assertTrue(id.matches("key_[0-9a-f]{16}"), id);
         assertEquals("billing-service", created.getString("name"));
+        assertTrue(key.matches(KEY_PATTERN), key);
+        assertTrue(createdAt >= before && createdAt <= after, createdAt + " not in [" + before + ", " + after + "]");
 
-        assertEquals(200, models(user, key));
-        HttpResponse<String> forbidden = user.send(HttpRequest.newBuilder(user.uri("/admin/v1/keys"))
-                .header("Authorization", "Bearer " + key).build());
-        assertEquals(403, forbidden.statusCode());
-        assertEquals("{\"error\":{\"message\":\"This workspace key may not use the admin API; use the master key.\","
-                + "\"type\":\"permission_error\",\"param\":null,\"code\":\"insufficient_permissions\"}}", forbidden.body());
+        HttpResponse<String> models = api.models(key);
+        assertEquals(200, models.statusCode(), models.body());
+        assertEquals(api.models(TestGateway.KEY).body(), models.body(), "the new key sees what the master key sees");
 
-        String list = admin.send(admin.request("/admin/v1/keys").build()).body();
-        assertFalse(list.contains(key), "the list must never show a key");
-        JsonObject listed = Json.createReader(new StringReader(list)).readObject().getJsonArray("data").stream()
-                .map(value -> value.asJsonObject())
-                .filter(entry -> entry.getString("id").equals(created.getString("id"))).findFirst().orElseThrow();
-        assertEquals(Set.of("id", "name", "created_at", "revoked_at"), listed.keySet());
-        assertTrue(listed.isNull("revoked_at"));
+        HttpResponse<String> list = api.list();
+        assertEquals(200, list.statusCode());
+        assertFalse(list.body().contains(key.substring("sk-gw-".length())), "the list must never show a key");
+        assertEquals(Json.createObjectBuilder().add("id", id).add("name", "billing-service")
+                .add("created_at", createdAt).addNull("revoked_at").build(), api.listed(id));
+        assertEquals(Set.of("data"), KeysApi.json(list.body()).keySet());
 
-        assertEquals(204, admin.send(admin.request("/admin/v1/keys/" + created.getString("id")).DELETE().build())
-                .statusCode());
-        HttpResponse<String> refused = user.send(HttpRequest.newBuilder(user.uri("/api/v1/models"))
-                .header("Authorization", "Bearer " + key).build());
-        assertEquals(401, refused.statusCode());
-        assertEquals(UNAUTHORIZED, refused.body(), "a revoked key gets the same answer as any wrong key");
-        String afterRevoke = admin.send(admin.request("/admin/v1/keys").build()).body();
-        assertTrue(afterRevoke.matches(".*\"id\":\"" + created.getString("id") + "\",\"name\":\"billing-service\","
-                + "\"created_at\":\\d+,\"revoked_at\":\\d+.*"), afterRevoke);
+        KeyRows row = KeyRows.byId(KeyRows.read(gateway.databaseUrl()), id);
+        assertEquals(new KeyRows(id, "billing-service", KeysApi.sha256Hex(key), false, row.createdAt(),
+                Optional.empty()), row);
+        assertEquals(createdAt, row.createdAt() / 1000, "created_at is stored in ms, shown in seconds");
 
-        HttpResponse<String> unknown = admin.send(admin.request("/admin/v1/keys/key_0000000000000000").DELETE().build());
-        assertEquals(404, unknown.statusCode());
-        assertTrue(unknown.body().contains("\"code\":\"key_not_found\""), unknown.body());
+        HttpResponse<String> revoked = api.revoke(id);
+        assertEquals(204, revoked.statusCode(), revoked.body());
+        assertEquals("", revoked.body());
+
+        HttpResponse<String> refused = api.models(key);
+        assertEquals(401, refused.statusCode(), "refused at once although the key cache time is an hour");
+        assertEquals(UNAUTHORIZED, refused.body());
+
+        JsonObject listedRevoked = api.listed(id);
+        long revokedAt = listedRevoked.getJsonNumber("revoked_at").longValueExact();
+        assertTrue(revokedAt >= createdAt && revokedAt <= System.currentTimeMillis() / 1000, listedRevoked.toString());
+        assertEquals(Json.createObjectBuilder().add("id", id).add("name", "billing-service")
+                .add("created_at", createdAt).add("revoked_at", revokedAt).build(), listedRevoked);
+        Optional<Long> storedRevokedAt = KeyRows.byId(KeyRows.read(gateway.databaseUrl()), id).revokedAt();
+        assertEquals(Optional.of(revokedAt), storedRevokedAt.map(ms -> ms / 1000));
+
+        Thread.sleep(5);
+        assertEquals(204, api.revoke(id).statusCode(), "revoking twice is harmless");
+        assertEquals(storedRevokedAt, KeyRows.byId(KeyRows.read(gateway.databaseUrl()), id).revokedAt(),
+                "and keeps the time of the first revocation");
+        assertEquals(401, api.models(key).statusCode());
     }
 
-    private static JsonObject create(TestGateway gateway, String name) {
-        HttpResponse<String> response = gateway.send(gateway.request("/admin/v1/keys")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"" + name + "\"}")).build());
-        assertEquals(201, response.statusCode(), response.body());
-        return Json.createReader(new StringReader(response.body())).readObject();
+    @Test
+    void revokingAnIdNoKeyHasAnswers404KeyNotFound() throws Exception {
+        HttpResponse<String> response = api.revoke("key_0000000000000000");
+
+        assertEquals(404, response.statusCode());
+        assertEquals("{\"error\":{\"message\":\"No workspace key has the id 'key_0000000000000000'.\","
+                + "\"type\":\"invalid_request_error\",\"param\":\"id\",\"code\":\"key_not_found\"}}", response.body());
+        assertEquals(404, api.revoke("master").statusCode(), "the master key lives in configuration, not the store");
     }
 
-    private static int models(TestGateway gateway, String key) {
-        return gateway.send(HttpRequest.newBuilder(gateway.uri("/api/v1/models"))
-                .header("Authorization", "Bearer " + key).build()).statusCode();
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"{}", "{\"name\":\"\"}", "{\"name\":\"   \"}", "{\"name\":\"\\t\\n\"}", "{\"name\":42}",
+            "{\"name\":null}", "{\"name\":true}", "{\"name\":[\"billing\"]}", "{\"name\":{\"first\":\"billing\"}}",
+            "{\"nome\":\"billing\"}", "{\"name\":\"bill\\u0000ing\"}", "{\"name\":\"two\\nlines\"}",
+            "{\"name\":\"half a pair \\ud83d\"}", "NAME_OF_201_CHARACTERS"})
+    void aMissingBlankOrMistypedNameIsRefusedWith400NamingTheParameter(String body) throws Exception {
+        String sent = body.equals("NAME_OF_201_CHARACTERS") ? "{\"name\":\"" + "n".repeat(201) + "\"}" : body;
+
+        HttpResponse<String> response = api.create(sent);
+
+        assertEquals(400, response.statusCode(), response.body());
+        assertEquals(BAD_NAME, response.body());
+        assertEquals(List.of(), KeyRows.read(gateway.databaseUrl()), "nothing is stored");
     }
 
-    private static Map<String, String> postgres(LocalPostgres database, String cacheTime) {
-        return Map.of("gateway.database.url", database.url(), "gateway.database.user", database.user(),
-                "gateway.keys.cache-ttl", cacheTime);
+    static Stream<Arguments> bodiesThatAreNotOneJsonObject() {
+        return Stream.of(
+                Arguments.of("not JSON", "billing-service".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("no body", new byte[0]),
+                Arguments.of("white space", " \n".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("an array", "[{\"name\":\"billing\"}]".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("a string", "\"billing\"".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("null", "null".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("cut short", "{\"name\":\"billing".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("junk after the object", "{\"name\":\"billing\"} junk".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("two objects", "{\"name\":\"a\"}{\"name\":\"b\"}".getBytes(StandardCharsets.UTF_8)),
+                Arguments.of("invalid UTF-8", new byte[] {'{', '"', 'n', 'a', 'm', 'e', '"', ':', '"', (byte) 0xC3,
+                        '"', '}'}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bodiesThatAreNotOneJsonObject")
+    void aBodyThatIsNotOneJsonObjectIsRefusedWith400ForTheWholeBody(String what, byte[] body) throws Exception {
+        HttpResponse<String> response = api.create(body);
+
+        assertEquals(400, response.statusCode(), response.body());
+        assertEquals(NOT_AN_OBJECT, response.body());
+        assertEquals(List.of(), KeyRows.read(gateway.databaseUrl()), "nothing is stored");
+    }
+
+    @Test
+    void aNameGivenTwiceIsRefusedRatherThanOneOfThemPicked() throws Exception {
+        HttpResponse<String> response = api.create("{\"name\":\"billing\",\"name\":\"payroll\"}");
+
+        assertEquals(400, response.statusCode());
+        assertEquals("{\"error\":{\"message\":\"The field 'name' appears more than once.\","
+                + "\"type\":\"invalid_request_error\",\"param\":\"name\",\"code\":null}}", response.body());
+        assertEquals(List.of(), KeyRows.read(gateway.databaseUrl()));
+    }
+
+    @Test
+    void namesUpTo200CharactersAreKeptWithoutSurroundingBlanksAndOtherFieldsAreIgnored() throws Exception {
+        List<String> ids = new ArrayList<>();
+        Map<String, String> sentAndKept = Map.of(
+                "n".repeat(200), "n".repeat(200),
+                "\uD83D\uDD11".repeat(200), "\uD83D\uDD11".repeat(200),  // 200 characters, 400 UTF-16 units
+                "  billing service\t", "billing service",
+                "Fakturierung für Ärzte", "Fakturierung für Ärzte");
+        for (Map.Entry<String, String> name : sentAndKept.entrySet()) {
+            JsonObject created = api.createKey(name.getKey());
+            assertEquals(name.getValue(), created.getString("name"));
+            assertEquals(name.getValue(), api.listed(created.getString("id")).getString("name"));
+            assertEquals(name.getValue(), KeyRows.byId(KeyRows.read(gateway.databaseUrl()),
+                    created.getString("id")).name());
+            ids.add(created.getString("id"));
+        }
+        HttpResponse<String> withMore = api.create("{\"team\":{\"cost-centre\":[1,{\"x\":null}]},\"name\":\"ops\","
+                + "\"tags\":[\"a\",[\"b\"]]}");
+        assertEquals(201, withMore.statusCode(), withMore.body());
+        assertEquals("ops", KeysApi.json(withMore.body()).getString("name"));
+        assertEquals(5, KeyRows.read(gateway.databaseUrl()).size());
+    }
+
+    @Test
+    void aKeyThatIsNotAnAdminKeyGets403FromEveryAdminEndpointAndChangesNothing() throws Exception {
+        JsonObject created = api.createKey("app");
+        String key = created.getString("key");
+        String id = created.getString("id");
+        List<KeyRows> before = KeyRows.read(gateway.databaseUrl());
+
+        List<HttpRequest.Builder> adminCalls = List.of(
+                api.request("/admin/v1/keys", key).GET(),
+                api.request("/admin/v1/keys", key).POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"mine\"}")),
+                api.request("/admin/v1/keys/" + id, key).DELETE(),
+                api.request("/admin/v1/usage", key).GET());
+        for (HttpRequest.Builder call : adminCalls) {
+            HttpResponse<String> response = api.send(call);
+            assertEquals(403, response.statusCode(), call.build().method() + " " + call.build().uri());
+            assertEquals(FORBIDDEN, response.body());
+        }
+
+        assertEquals(before, KeyRows.read(gateway.databaseUrl()), "no key made, none revoked");
+        assertEquals(200, api.models(key).statusCode(), "the key still works where it may");
+    }
+
+    @Test
+    void every401IsByteForByteTheSameWhateverWasWrongWithTheKey() throws Exception {
+        JsonObject revokedKey = api.createKey("revoked");
+        assertEquals(200, api.models(revokedKey.getString("key")).statusCode());
+        assertEquals(204, api.revoke(revokedKey.getString("id")).statusCode());
+        String valid = api.createKey("valid").getString("key");
+
+        Map<String, UnaryOperator<HttpRequest.Builder>> wrongs = Map.of(
+                "no Authorization header", request -> request,
+                "another scheme", request -> request.header("Authorization", "Basic " + TestGateway.KEY),
+                "Bearer and nothing", request -> request.header("Authorization", "Bearer"),
+                "a key without the sk-gw- prefix", request -> request.header("Authorization",
+                        "Bearer sk-live-0123456789abcdef0123456789abcdef"),
+                "an unknown key", request -> request.header("Authorization",
+                        "Bearer sk-gw-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+                "a revoked key", request -> request.header("Authorization", "Bearer " + revokedKey.getString("key")),
+                "two Authorization headers", request -> request.header("Authorization", "Bearer " + valid)
+                        .header("Authorization", "Bearer " + valid));
+        for (String path : List.of("/api/v1/models", "/admin/v1/keys")) {
+            for (Map.Entry<String, UnaryOperator<HttpRequest.Builder>> wrong : wrongs.entrySet()) {
+                HttpResponse<String> response = api.send(wrong.getValue().apply(
+                        HttpRequest.newBuilder(api.uri(path)).GET()));
+                assertEquals(401, response.statusCode(), wrong.getKey() + " on " + path);
+                assertEquals(UNAUTHORIZED, response.body(), wrong.getKey() + " on " + path);
+                assertEquals(Optional.of("application/json"), response.headers().firstValue("Content-Type"));
+            }
+        }
     }
 }
