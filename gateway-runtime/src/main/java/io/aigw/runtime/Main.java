@@ -62,7 +62,10 @@ public final class Main {
             return new KeysCommand(store, System.out, System.err).run(args);
         } catch (StoreException e) {
             System.err.println("gateway keys: " + e.getMessage());
-            return 1;
+            return KeysCommand.STORE_FAILED;
+        } catch (ConfigurationException e) {
+            System.err.println("gateway keys: " + e.getMessage());
+            return KeysCommand.USAGE;
         }
     }
 

@@ -16,8 +16,12 @@ public final class KeysCommand {
     public static final int OK = 0;
     public static final int NOT_FOUND = 1;
     public static final int USAGE = 2;
+    /** The database could not be reached or written. */
+    public static final int STORE_FAILED = 3;
     private static final String HELP = """
-            usage: gateway keys create --name <name>   issue a key (printed once, alone on a line)
+            usage: gateway keys create --name <name> [--admin]
+                                                      issue a key (printed once, alone on a line);
+                                                      --admin: it may also use the admin API
                    gateway keys list                   list keys (never their text)
                    gateway keys revoke <id>            revoke a key""";
 
@@ -37,10 +41,10 @@ public final class KeysCommand {
             return usage("no command given");
         }
         return switch (args.get(0)) {
-            case "create" -> args.size() == 3 && args.get(1).equals("--name")
-                    && KeyIssuer.isValidName(args.get(2).strip())
-                    ? create(args.get(2).strip())
-                    : usage("create takes --name <name>: not empty, at most " + KeyIssuer.MAX_NAME
+            case "create" -> (args.size() == 3 || args.size() == 4 && args.get(3).equals("--admin"))
+                    && args.get(1).equals("--name") && KeyIssuer.isValidName(args.get(2).strip())
+                    ? create(args.get(2).strip(), args.size() == 4)
+                    : usage("create takes --name <name> [--admin]: a name not empty, at most " + KeyIssuer.MAX_NAME
                             + " characters, without control characters");
             case "list" -> args.size() == 1 ? list() : usage("list takes no arguments");
             case "revoke" -> args.size() == 2 ? revoke(args.get(1)) : usage("revoke takes one key id");
@@ -48,8 +52,8 @@ public final class KeysCommand {
         };
     }
 
-    private int create(String name) {
-        KeyIssuer.IssuedKey issued = new KeyIssuer(store).issue(name, false);
+    private int create(String name, boolean admin) {
+        KeyIssuer.IssuedKey issued = new KeyIssuer(store).issue(name, admin);
         err.println("Created key " + issued.stored().id() + " (" + name + "). It is shown only now:");
         out.println(issued.key());
         return OK;

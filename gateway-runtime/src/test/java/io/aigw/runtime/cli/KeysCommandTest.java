@@ -34,7 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public final class KeysCommandTest {
     private static final String NL = System.lineSeparator();
-    private static final String HELP = "usage: gateway keys create --name <name>   issue a key (printed once, alone on a line)"
+    private static final String HELP = "usage: gateway keys create --name <name> [--admin]"
+            + NL + "                                          issue a key (printed once, alone on a line);"
+            + NL + "                                          --admin: it may also use the admin API"
             + NL + "       gateway keys list                   list keys (never their text)"
             + NL + "       gateway keys revoke <id>            revoke a key" + NL;
 
@@ -89,6 +91,19 @@ public final class KeysCommandTest {
     }
 
     @Test
+    void anAdminKeyMadeOnTheCommandLineMayUseTheAdminApiAndAPlainOneMayNot() throws Exception {
+        String admin = run("create", "--name", "ops", "--admin").out().strip();
+        String plain = run("create", "--name", "app").out().strip();
+        try (TestGateway gateway = TestGateway.start(Map.of("gateway.database.url", databaseUrl(),
+                "gateway.access-log", "off"), Map.of())) {
+            assertEquals(200, gateway.send(java.net.http.HttpRequest.newBuilder(gateway.uri("/admin/v1/keys"))
+                    .header("Authorization", "Bearer " + admin).build()).statusCode());
+            assertEquals(403, gateway.send(java.net.http.HttpRequest.newBuilder(gateway.uri("/admin/v1/keys"))
+                    .header("Authorization", "Bearer " + plain).build()).statusCode());
+        }
+    }
+
+    @Test
     void aKeyRevokedOnTheCommandLineIsRefusedByAGatewayOnTheSameDatabase() throws Exception {
         String key = run("create", "--name", "to-revoke").out().strip();
         String id = KeyRows.read(databaseUrl()).get(0).id();
@@ -134,7 +149,7 @@ public final class KeysCommandTest {
         return Stream.of(List.of(), List.of("explode"), List.of("CREATE", "--name", "x"), List.of("create"),
                 List.of("create", "--name"), List.of("create", "--name", ""), List.of("create", "--name", "   "),
                 List.of("create", "--nam", "x"), List.of("create", "x", "--name"),
-                List.of("create", "--name", "x", "extra"), List.of("create", "--name", "n".repeat(201)),
+                List.of("create", "--name", "x", "extra"), List.of("create", "--name", "x", "--admin", "y"), List.of("create", "--name", "n".repeat(201)),
                 List.of("create", "--name", "two\nlines"), List.of("create", "--name", "nul\u0000"),
                 List.of("list", "--all"), List.of("revoke"), List.of("revoke", "key_1", "key_2"));
     }
