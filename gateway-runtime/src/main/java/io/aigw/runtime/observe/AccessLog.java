@@ -6,27 +6,94 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
- * Writes one JSON line per request to standard output or a file, from a background thread. Lines
- * hold ids, names, numbers and statuses; never a key, a prompt or a completion.
+ * Writes one JSON line per request to standard output or a file. A request only hands over an
+ * {@link Entry}; the line is formatted and written on a background thread. Lines hold ids, names,
+ * numbers and statuses; never a key, a prompt or a completion.
  */
 public final class AccessLog implements AutoCloseable {
-    private final BatchWriter<String> writer;
+    private final BatchWriter<Entry> writer;
 
-    /** @param out where lines go; closed with this log unless it is {@code System.out} */
+    /** @param out where lines go */
     public AccessLog(OutputStream out) {
-        this.writer = new BatchWriter<>("access log lines", 10_000, Duration.ofMillis(50), lines -> write(out, lines));
+        this.writer = new BatchWriter<>("access log lines", 10_000, Duration.ofMillis(50), entries -> write(out, entries));
     }
 
-    public void log(String jsonLine) {
-        writer.offer(jsonLine);
+    public void log(Entry entry) {
+        writer.offer(entry);
     }
 
-    private static void write(OutputStream out, List<String> lines) {
-        StringBuilder text = new StringBuilder(lines.size() * 256);
-        lines.forEach(line -> text.append(line).append('\n'));
+    /**
+     * What one request leaves in the log. Absent values are null (or negative for numbers) and are
+     * left out of the line.
+     */
+    public record Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
+                        String keyId, String model, String provider, String upstreamModel, Boolean stream,
+                        int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
+                        long totalTokens) {
+
+        String toJson() {
+            StringBuilder line = new StringBuilder(320).append('{');
+            text(line, "time", time.toString());
+            text(line, "request_id", requestId);
+            text(line, "method", method);
+            text(line, "path", path);
+            line.append(",\"status\":").append(status);
+            line.append(",\"latency_ms\":").append(millis(latencyMicros));
+            text(line, "key_id", keyId);
+            text(line, "model", model);
+            text(line, "provider", provider);
+            text(line, "upstream_model", upstreamModel);
+            if (stream != null) {
+                line.append(",\"stream\":").append(stream).append(",\"fallbacks\":").append(fallbacks);
+            }
+            if (firstByteMicros >= 0) {
+                line.append(",\"first_byte_ms\":").append(millis(firstByteMicros));
+            }
+            if (totalTokens >= 0) {
+                line.append(",\"prompt_tokens\":").append(promptTokens)
+                        .append(",\"completion_tokens\":").append(completionTokens)
+                        .append(",\"total_tokens\":").append(totalTokens);
+            }
+            return line.append('}').toString();
+        }
+
+        private static String millis(long micros) {
+            return micros / 1000 + "." + Long.toString(1000 + micros % 1000).substring(1);
+        }
+
+        private static void text(StringBuilder line, String name, String value) {
+            if (value == null) {
+                return;
+            }
+            if (line.length() > 1) {
+                line.append(',');
+            }
+            line.append('"').append(name).append("\":\"");
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                switch (c) {
+                    case '"' -> line.append("\\\"");
+                    case '\\' -> line.append("\\\\");
+                    default -> {
+                        if (c < 0x20) {
+                            line.append(String.format("\\u%04x", (int) c));
+                        } else {
+                            line.append(c);
+                        }
+                    }
+                }
+            }
+            line.append('"');
+        }
+    }
+
+    private static void write(OutputStream out, List<Entry> entries) {
+        StringBuilder text = new StringBuilder(entries.size() * 320);
+        entries.forEach(entry -> text.append(entry.toJson()).append('\n'));
         try {
             out.write(text.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();

@@ -9,8 +9,6 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
-import io.aigw.runtime.error.Jsons;
-import jakarta.json.JsonObjectBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -62,39 +60,30 @@ public final class RequestObserver implements Filter {
             chain.proceed();
         } finally {
             try {
-                accessLog.ifPresent(log -> log.log(line(request, response, requestId, started)));
+                accessLog.ifPresent(log -> log.log(entry(request, response, requestId, started)));
             } finally {
                 inFlight.arriveAndDeregister();
             }
         }
     }
 
-    private static String line(RoutingRequest request, RoutingResponse response, String requestId, long started) {
-        JsonObjectBuilder line = Jsons.PROVIDER.createObjectBuilder()
-                .add("time", Instant.now().toString())
-                .add("request_id", requestId)
-                .add("method", request.prologue().method().text())
-                .add("path", request.prologue().uriPath().path())
-                .add("status", response.status().code())
-                .add("latency_ms", Math.round((System.nanoTime() - started) / 10_000.0) / 100.0);
-        request.context().get(Caller.class).ifPresent(caller -> line.add("key_id", caller.keyId()));
-        request.context().get(CallReport.class).ifPresent(report -> {
-            line.add("model", report.requestedModel());
-            if (report.provider() != null) {
-                line.add("provider", report.provider()).add("upstream_model", report.upstreamModel());
-            }
-            line.add("stream", report.isStream()).add("fallbacks", report.fallbacks());
-            if (report.firstByteNanos() > 0) {
-                line.add("first_byte_ms", Math.round((report.firstByteNanos() - started) / 10_000.0) / 100.0);
-            }
-            TokenUsage usage = report.usage();
-            if (usage.totalTokens() >= 0) {
-                line.add("prompt_tokens", usage.promptTokens())
-                        .add("completion_tokens", usage.completionTokens())
-                        .add("total_tokens", usage.totalTokens());
-            }
-        });
-        return line.build().toString();
+    private static AccessLog.Entry entry(RoutingRequest request, RoutingResponse response, String requestId,
+                                         long started) {
+        long now = System.nanoTime();
+        String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse(null);
+        Optional<CallReport> chat = request.context().get(CallReport.class);
+        if (chat.isEmpty()) {
+            return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
+                    request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
+                    null, null, null, null, 0, -1, -1, -1, -1);
+        }
+        CallReport report = chat.get();
+        TokenUsage usage = report.usage();
+        return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
+                request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
+                report.requestedModel(), report.provider(), report.upstreamModel(), report.isStream(),
+                report.fallbacks(), report.firstByteNanos() > 0 ? (report.firstByteNanos() - started) / 1000 : -1,
+                usage.promptTokens(), usage.completionTokens(), usage.totalTokens());
     }
 
     /** An id from a caller is kept only when it is short and plain, so it is safe in logs and headers. */
