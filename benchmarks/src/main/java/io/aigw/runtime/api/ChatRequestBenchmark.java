@@ -1,6 +1,5 @@
 package io.aigw.runtime.api;
 
-import io.aigw.benchmarks.Forks;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = Forks.JSON_PROVIDER)
+@Fork(1)
 public class ChatRequestBenchmark {
     private static final String PARAGRAPH = "The gateway keeps the caller's bytes and changes only the model. "
             + "It routes on the prefix before the first slash, \"openai/gpt-5\" for example, and relays "

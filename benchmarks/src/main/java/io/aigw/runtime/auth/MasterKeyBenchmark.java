@@ -1,6 +1,5 @@
 package io.aigw.runtime.auth;
 
-import io.aigw.benchmarks.Forks;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,7 +19,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = Forks.JSON_PROVIDER)
+@Fork(1)
 public class MasterKeyBenchmark {
     private MasterKey masterKey;
     private String rightKey;

@@ -1,6 +1,5 @@
 package io.aigw.runtime.routing;
 
-import io.aigw.benchmarks.Forks;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.Provider;
 import java.net.URI;
@@ -30,7 +29,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = Forks.JSON_PROVIDER)
+@Fork(1)
 public class RoutingTableBenchmark {
     private RoutingTable shipped;
     private RoutingTable withoutCatchAll;

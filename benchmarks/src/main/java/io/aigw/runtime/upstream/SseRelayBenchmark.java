@@ -1,6 +1,5 @@
 package io.aigw.runtime.upstream;
 
-import io.aigw.benchmarks.Forks;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -33,7 +32,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = Forks.JSON_PROVIDER)
+@Fork(1)
 public class SseRelayBenchmark {
     private static final int CHUNKS = 20;
 
