@@ -15,7 +15,8 @@ work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-ulimit -n 65536
+# Each stream holds two sockets in the gateway (caller, upstream): the file limit bounds STREAMS.
+ulimit -n "$(ulimit -Hn)"
 
 mkdir -p "$work/nginx"
 sed -e "s#@RUN_DIR@#$work/nginx#g" -e "s#@BENCH_DIR@#$bench#g" -e "s#@PORT@#18080#g" \
