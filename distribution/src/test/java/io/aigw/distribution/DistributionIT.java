@@ -37,16 +37,20 @@ public final class DistributionIT {
     Path work;
     private Path home;
 
-    /** Each test gets its own copy: its own plugins/ to change and its own data/. */
+    /**
+     * Each test gets its own copy: its own plugins/ to change and its own data/. It sits under a
+     * folder whose name has a space, as "Program Files" or a user's "My Tools" would.
+     */
     @BeforeEach
     void copyDistribution() throws IOException {
-        home = work.resolve("gateway");
+        home = work.resolve("unpacked here").resolve("gateway");
         try (Stream<Path> files = Files.walk(DISTRIBUTION)) {
             for (Path source : files.toList()) {
                 Path target = home.resolve(DISTRIBUTION.relativize(source).toString());
                 if (Files.isDirectory(source)) {
                     Files.createDirectories(target);
-                } else if (!source.startsWith(DISTRIBUTION.resolve("data"))) {
+                } else if (!source.startsWith(DISTRIBUTION.resolve("data")) && !source.toString().endsWith(".aot")) {
+                    // Not a database or AOT cache left by someone who started target/gateway itself.
                     Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
                 }
             }
@@ -127,6 +131,38 @@ public final class DistributionIT {
     }
 
     @Test
+    void aThirdPartyPluginClaimingAnInstalledPrefixRefusesToStartNamingBothJars() throws Exception {
+        jarPlugin("io/aigw/distribution/thirdparty/impostor",
+                "io.aigw.distribution.thirdparty.impostor.ImpostorPlugin", "impostor-plugin.jar");
+        try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertNotEquals(0, gateway.awaitExit());
+            String output = gateway.output();
+            assertTrue(output.contains("The gateway cannot start: Two plugins claim the model prefix 'openai':"),
+                    output);
+            assertTrue(output.contains("gateway-plugin-openai.jar") && output.contains("impostor-plugin.jar"),
+                    output);
+            assertFalse(output.contains("Gateway listening"), output);
+        }
+    }
+
+    /**
+     * A copy of an installed plugin jar carries the same module name, so the JVM refuses the module
+     * path before the gateway runs: the user sees the JVM's own message, which names both jars.
+     */
+    @Test
+    void aCopiedPluginJarStopsTheJvmNamingBothJars() throws Exception {
+        Files.copy(home.resolve("plugins/gateway-plugin-openai.jar"), home.resolve("plugins/openai-copy.jar"));
+        try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertNotEquals(0, gateway.awaitExit());
+            String output = gateway.output();
+            assertTrue(output.contains("java.lang.module.FindException: Two versions of module io.aigw.plugin.openai"
+                    + " found in " + home.resolve("plugins")), output);
+            assertTrue(output.contains("openai-copy.jar") && output.contains("gateway-plugin-openai.jar"), output);
+            assertFalse(output.contains("Gateway listening"), output);
+        }
+    }
+
+    @Test
     void theKeysCommandPrintsANewKeyThatTheServerAccepts() throws Exception {
         try (GatewayProcess create = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER),
                 "keys", "create", "--name", "ci-app")) {
@@ -176,30 +212,39 @@ public final class DistributionIT {
         }
     }
 
+    /** The cache at its default place, lib/ of a distribution whose path has a space. */
     @Test
     void onAJdk25TheFirstRunWritesAnAotCacheThatLaterRunsStartFrom() throws Exception {
-        Path cache = work.resolve("gateway.aot");
-        var environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", cache.toString());
+        // Empty, not "off": bin/gateway then uses its default, lib/gateway-jdk-VERSION-FINGERPRINT.aot.
+        var environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", "");
         try (GatewayProcess first = GatewayProcess.start(home, environment)) {
             assertEquals(200, first.get("/api/v1/models", MASTER).statusCode());
             first.terminate();
             assertEquals(0, first.awaitExit(), first.output());
             if (!first.output().contains("AOTCache creation is complete")) {
                 // bin/gateway uses an AOT cache only on a JDK 25 or newer.
-                assertFalse(Files.exists(cache), first.output());
+                assertEquals(List.of(), aotCaches(), first.output());
                 return;
             }
         }
-        assertTrue(Files.size(cache) > 0);
+        List<Path> caches = aotCaches();
+        assertEquals(1, caches.size(), caches.toString());
+        assertTrue(Files.size(caches.get(0)) > 0);
         try (GatewayProcess second = GatewayProcess.start(home, environment)) {
             assertEquals(200, second.get("/api/v1/models", MASTER).statusCode());
             assertFalse(second.output().toLowerCase().contains("error"), second.output());
         }
     }
 
+    private List<Path> aotCaches() throws IOException {
+        try (Stream<Path> files = Files.list(home.resolve("lib"))) {
+            return files.filter(file -> file.getFileName().toString().matches("gateway-jdk-.*\\.aot")).toList();
+        }
+    }
+
     /** Jars one compiled test plugin package (classes, resources, service registration) into plugins/. */
-    private void jarPlugin(String packagePath, String className, String jarName) throws IOException {
-        Path classes = Path.of("target/test-classes");
+    private void jarPlugin(String packagePath, String className, String jarName) throws Exception {
+        Path classes = Path.of(DistributionIT.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         try (OutputStream file = Files.newOutputStream(home.resolve("plugins").resolve(jarName));
              JarOutputStream jar = new JarOutputStream(file);
              Stream<Path> entries = Files.list(classes.resolve(packagePath))) {

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,6 +25,8 @@ import java.util.regex.Pattern;
  */
 final class GatewayProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("Gateway listening on port (\\d+)");
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private final Process process;
     private final List<String> output = new ArrayList<>();
@@ -124,16 +127,17 @@ final class GatewayProcess implements AutoCloseable {
     }
 
     HttpResponse<String> get(String path, String key) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(REQUEST_TIMEOUT);
         if (key != null) {
             request.header("Authorization", "Bearer " + key);
         }
-        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> chat(String key, String body) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/api/v1/chat/completions")).header("Authorization", "Bearer " + key)
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/api/v1/chat/completions")).timeout(REQUEST_TIMEOUT).header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
