@@ -4,28 +4,10 @@
 # upstream (run its setup.sh once). Loopback only, bounded, stops what it started.
 #   SOAK_MIN (30)  CONNS (8)  STREAM_EVERY (10): one streamed request per STREAM_EVERY seconds
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-bench=${BENCH_DIR:-$(cd "$repo/../shared/bench" && pwd)}
+source "$(dirname "$0")/common.sh"
 SOAK_MIN=${SOAK_MIN:-30} CONNS=${CONNS:-8} STREAM_EVERY=${STREAM_EVERY:-10}
-KEY=sk-gw-bench-0123456789abcdef
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-
-mkdir -p "$work/nginx"
-sed -e "s#@RUN_DIR@#$work/nginx#g" -e "s#@BENCH_DIR@#$bench#g" -e "s#@PORT@#18080#g" \
-    -e "s#@CHUNK_DELAY_MS@#10#g" "$bench/upstream/nginx.conf.template" > "$work/nginx/nginx.conf"
-taskset -c 1 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx.log" 2>&1 &
-pids+=($!)
-home=$repo/distribution/target/gateway
-GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
-    OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL="jdbc:sqlite:$work/gateway.db" \
-    taskset -c 0 "$home/bin/gateway" > "$work/gateway.log" 2>&1 &
-gw=$!
-pids+=($gw)
-for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:8080/observe/health/ready && break; sleep 0.1; done
+start_upstream 10
+start_gateway
 
 BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY BENCH_RESULT=$work/wrk.json taskset -c 1 \
     wrk -t2 -c"$CONNS" -d"$((SOAK_MIN * 60))s" --timeout 5s -s "$bench/wrk/chat.lua" \

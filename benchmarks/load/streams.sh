@@ -6,33 +6,12 @@
 #   GAP_MS (1000)    upstream gap between events  ABORTS (1000)  streams cut by the caller
 # Loopback only; every loop is bounded; it stops what it started.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-bench=${BENCH_DIR:-$(cd "$repo/../shared/bench" && pwd)}
+source "$(dirname "$0")/common.sh"
 STREAMS=${STREAMS:-10000} HOLD_S=${HOLD_S:-30} GAP_MS=${GAP_MS:-1000} ABORTS=${ABORTS:-1000}
-KEY=sk-gw-bench-0123456789abcdef
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
 # Each stream holds two sockets in the gateway (caller, upstream): the file limit bounds STREAMS.
 ulimit -n "$(ulimit -Hn)"
-
-mkdir -p "$work/nginx"
-sed -e "s#@RUN_DIR@#$work/nginx#g" -e "s#@BENCH_DIR@#$bench#g" -e "s#@PORT@#18080#g" \
-    -e "s#@CHUNK_DELAY_MS@#$GAP_MS#g" -e "s#worker_connections 4096#worker_connections 30000#" \
-    -e "s#^worker_processes 1;#worker_processes 1;\nworker_rlimit_nofile 65536;#" \
-    "$bench/upstream/nginx.conf.template" > "$work/nginx/nginx.conf"
-taskset -c 1 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx.log" 2>&1 &
-pids+=($!)
-
-home=$repo/distribution/target/gateway
-GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
-    OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL="jdbc:sqlite:$work/gateway.db" \
-    taskset -c 0 "$home/bin/gateway" > "$work/gateway.log" 2>&1 &
-gw=$!
-pids+=($gw)
-for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:8080/observe/health/ready && break; sleep 0.1; done
+start_upstream "$GAP_MS" 30000
+start_gateway
 
 status() { # label
     local threads rss hwm upstream callers

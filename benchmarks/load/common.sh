@@ -1,0 +1,34 @@
+# Shared by the load scripts here (source it): starts the fake upstream of ../../../shared/bench and
+# the unpacked distribution's gateway, pinned as the harness pins them, and stops both on exit.
+# Sets: here, repo, bench, work (a temporary folder), gw (the gateway's pid), KEY.
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+bench=${BENCH_DIR:-$(cd "$repo/../shared/bench" && pwd)}
+KEY=sk-gw-bench-0123456789abcdef
+work=$(mktemp -d)
+started=()
+stop_started() { for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap stop_started EXIT
+
+# start_upstream GAP_MS [NGINX_CONNECTIONS]: the fake upstream on 127.0.0.1:18080, CPU 1.
+start_upstream() {
+    mkdir -p "$work/nginx"
+    sed -e "s#@RUN_DIR@#$work/nginx#g" -e "s#@BENCH_DIR@#$bench#g" -e "s#@PORT@#18080#g" \
+        -e "s#@CHUNK_DELAY_MS@#$1#g" -e "s#worker_connections 4096#worker_connections ${2:-4096}#" \
+        "$bench/upstream/nginx.conf.template" > "$work/nginx/nginx.conf"
+    taskset -c 1 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx.log" 2>&1 &
+    started+=($!)
+}
+
+# start_gateway: bin/gateway on 127.0.0.1:8080, CPU 0, its own SQLite file; waits until ready.
+start_gateway() {
+    GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
+        OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL="jdbc:sqlite:$work/gateway.db" \
+        taskset -c 0 "$repo/distribution/target/gateway/bin/gateway" > "$work/gateway.log" 2>&1 &
+    gw=$!
+    started+=($gw)
+    for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:8080/observe/health/ready && return; sleep 0.1; done
+    echo "the gateway did not become ready; its log:" >&2
+    cat "$work/gateway.log" >&2
+    exit 1
+}
