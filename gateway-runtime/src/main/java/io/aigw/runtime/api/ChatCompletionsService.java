@@ -123,8 +123,8 @@ public final class ChatCompletionsService implements HttpService {
         try {
             contentType = request.headers().contentType();
         } catch (BadRequestException e) {
-            // Helidon cannot parse it ("json", an empty value): that is no JSON type either, and the
-            // routing's catch-all would otherwise answer it with a 500.
+            // Helidon cannot parse it ("json", an empty value): that is no JSON type either, so it
+            // gets the same 415 as any other non-JSON type rather than Helidon's generic 400.
             throw unsupportedMediaType(request.headers().first(HeaderNames.CONTENT_TYPE).orElse(""));
         }
         contentType.ifPresent(type -> {

@@ -3,6 +3,7 @@ package io.aigw.runtime.config;
 import io.helidon.config.Config;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -63,15 +64,11 @@ public final class Settings {
     /** Returns the leaves under {@code key} as a map, in file order (for header maps and the like). */
     public Map<String, String> getMap(String key) {
         Map<String, String> map = new LinkedHashMap<>();
-        config.get(key).asNodeList().orElse(java.util.List.of())
+        config.get(key).asNodeList().orElse(List.of())
                 .forEach(node -> node.asString().ifPresent(value -> map.put(node.name(), value)));
         return map;
     }
 
-    /** Returns the names of the children of {@code key} in the file, such as every provider configured. */
-    public java.util.List<String> childNames(String key) {
-        return config.get(key).asNodeList().orElse(java.util.List.of()).stream().map(Config::name).toList();
-    }
 
     /** Returns the configuration node under {@code key}, for Helidon components that read their own. */
     public Config node(String key) {

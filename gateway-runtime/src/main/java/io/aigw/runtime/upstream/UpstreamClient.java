@@ -43,10 +43,6 @@ final class UpstreamClient {
         this.client = builder.build();
     }
 
-    Provider provider() {
-        return provider;
-    }
-
     /** Sends a chat completion request and returns once the response headers are in. */
     HttpClientResponse post(byte[] body, boolean stream, String requestId) {
         Http1ClientRequest request = client.method(Method.POST)
