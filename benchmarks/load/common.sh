@@ -1,7 +1,7 @@
 # Shared by the load scripts here (source it): starts the fake upstream of ../../../shared/bench and
 # the unpacked distribution's gateway, pinned as the harness pins them, and stops both on exit.
 # Sets: here, repo, bench, work (a temporary folder), gw (the gateway's pid), KEY.
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 bench=${BENCH_DIR:-$(cd "$repo/../shared/bench" && pwd)}
 KEY=sk-gw-bench-0123456789abcdef

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Profile: the gateway under a steady wrk load, with a JFR recording of the measured part, then
+# the hottest methods and the samples grouped by the first frame of ours. Uses
+# ../../../shared/bench for the fake upstream (run its setup.sh once). Loopback only, bounded.
+#   CONNS (32)  WARMUP_S (30)  PROFILE_S (20)  JFR_OUT (a file to keep the recording in)
+#   CLOSE=1: every request on a new connection (Connection: close), as a curl user would make
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+CONNS=${CONNS:-32} WARMUP_S=${WARMUP_S:-30} PROFILE_S=${PROFILE_S:-20}
+start_upstream 10
+start_gateway
+java_bin=$(dirname "$(readlink -f "/proc/$gw/exe")")
+
+load() {
+    BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY BENCH_RESULT=$work/wrk-$1.json taskset -c 1 \
+        wrk -t2 -c"$CONNS" -d"$2s" --timeout 5s -s "$bench/wrk/chat.lua" \
+        http://127.0.0.1:8080/api/v1/chat/completions ${CLOSE:+-- "Connection: close"} > /dev/null
+}
+load warmup "$WARMUP_S"
+sed 's/control="method-sampling-java-interval">[0-9]* ms/control="method-sampling-java-interval">1 ms/' \
+    "$java_bin/../lib/jfr/profile.jfc" > "$work/profile.jfc"
+"$java_bin/jcmd" "$gw" JFR.start name=load settings="$work/profile.jfc" > /dev/null
+load measured "$PROFILE_S"
+"$java_bin/jcmd" "$gw" JFR.dump name=load filename="$work/load.jfr" > /dev/null
+echo "wrk: $(cat "$work/wrk-measured.json")"
+echo "rss: $(awk '/^VmRSS:/ {print $2}' /proc/$gw/status) kB"
+"$java_bin/jfr" view --width 160 hot-methods "$work/load.jfr" | head -40
+"$java_bin/jfr" print --events jdk.ExecutionSample --stack-depth 96 "$work/load.jfr" |
+    awk '/jdk.ExecutionSample/ { if (s != "") print s; s = "(none of ours)"; found = 0; next }
+         /line:/ && !found && $1 ~ /^io\.aigw/ { s = $1; found = 1 }
+         END { print s }' | sort | uniq -c | sort -rn | head -25
+"$java_bin/jfr" view --width 160 gc "$work/load.jfr" | tail -5 || true
+[ -z "${JFR_OUT:-}" ] || cp "$work/load.jfr" "$JFR_OUT"
