@@ -6,9 +6,13 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
+import io.helidon.webclient.api.ClientUri;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
+import java.net.ProxySelector;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -23,12 +27,14 @@ final class UpstreamClient {
 
     private final Provider provider;
     private final Http1Client client;
-    private final String url;
+    private final ClientUri uri;
     private final Duration readTimeout;
 
     UpstreamClient(Provider provider, UpstreamTimeouts timeouts, Optional<Tls> tls) {
         this.provider = provider;
-        this.url = provider.chatCompletionsUrl().toString();
+        URI url = provider.chatCompletionsUrl();
+        // Parsed once: given a string, the client would parse it again on every request.
+        this.uri = ClientUri.create(url);
         // A backstop only: Deadlines enforces the first-byte and idle limits precisely.
         this.readTimeout = (timeouts.firstByte().compareTo(timeouts.idle()) > 0 ? timeouts.firstByte()
                 : timeouts.idle()).plusSeconds(5);
@@ -38,7 +44,8 @@ final class UpstreamClient {
                 .readTimeout(readTimeout)
                 .followRedirects(false)
                 .keepAlive(true)
-                .shareConnectionCache(false);
+                .shareConnectionCache(false)
+                .proxy(systemProxyFor(url) ? Proxy.create() : Proxy.noProxy());
         tls.ifPresent(builder::tls);
         this.client = builder.build();
     }
@@ -46,7 +53,7 @@ final class UpstreamClient {
     /** Sends a chat completion request and returns once the response headers are in. */
     HttpClientResponse post(byte[] body, boolean stream, String requestId) {
         Http1ClientRequest request = client.method(Method.POST)
-                .uri(url)
+                .uri(uri)
                 .readTimeout(readTimeout)
                 .header(HeaderValues.CONTENT_TYPE_JSON)
                 .header(HeaderNames.ACCEPT, stream ? "text/event-stream" : "application/json")
@@ -57,6 +64,16 @@ final class UpstreamClient {
         }
         provider.apiKey().ifPresent(key -> request.header(HeaderNames.AUTHORIZATION, key.bearer()));
         return request.submit(body);
+    }
+
+    /**
+     * Whether the JVM's proxy settings route this URL through a proxy. Asked once: with the system
+     * proxy set, the client would ask again, parsing the URL, on every request.
+     */
+    private static boolean systemProxyFor(URI url) {
+        ProxySelector selector = ProxySelector.getDefault();
+        return selector != null && selector.select(url).stream()
+                .anyMatch(proxy -> proxy.type() != java.net.Proxy.Type.DIRECT);
     }
 
     void close() {
