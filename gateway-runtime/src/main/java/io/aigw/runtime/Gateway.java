@@ -112,7 +112,7 @@ public final class Gateway implements AutoCloseable {
         StoredKeys keys = new StoredKeys(masterKey, store,
                 settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)));
         BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records",
-                settings.getInt("gateway.usage.queue-size", 10_000), Duration.ofMillis(200), store::recordUsage);
+                settings.getInt("gateway.usage.queue-size", 10_000), Duration.ofMillis(20), store::recordUsage);
         GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, publicModelIds(routing));
         Optional<AccessLog> accessLog = accessLog(settings.get("gateway.access-log", "stdout"));
 

@@ -157,8 +157,10 @@ public final class ChatCompletionsService implements HttpService {
         if (request.headers().contentLength().orElse(0) > maxBodyBytes) {
             throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
         }
+        long declared = request.headers().contentLength().orElse(-1);
         try (InputStream in = request.content().inputStream()) {
-            byte[] body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
+            byte[] body = declared >= 0 ? readDeclared(in, (int) declared)
+                    : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
             if (body.length > maxBodyBytes) {
                 throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
             }
@@ -174,6 +176,18 @@ public final class ChatCompletionsService implements HttpService {
             throw brokenFraming(response, ApiError.invalidRequest(null, "The request body could not be read: it was"
                     + " cut short or its encoding is broken."));
         }
+    }
+
+    /**
+     * Reads a body of known length into an array of that size: readNBytes(limit) would allocate
+     * 16 KB chunks and copy them, for every request.
+     */
+    private static byte[] readDeclared(InputStream in, int length) throws IOException {
+        byte[] body = new byte[length];
+        if (in.readNBytes(body, 0, length) < length) {
+            throw new IOException("The body ended before its Content-Length");
+        }
+        return body;
     }
 
     /**

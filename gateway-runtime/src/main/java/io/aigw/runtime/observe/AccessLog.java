@@ -19,7 +19,7 @@ public final class AccessLog implements AutoCloseable {
 
     /** @param out where lines go */
     public AccessLog(OutputStream out) {
-        this.writer = new BatchWriter<>("access log lines", 10_000, Duration.ofMillis(50), entries -> write(out, entries));
+        this.writer = new BatchWriter<>("access log lines", 10_000, Duration.ofMillis(20), entries -> write(out, entries));
     }
 
     public void log(Entry entry) {

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +40,8 @@ public final class ChatForwarder implements AutoCloseable {
     private static final List<String> RELAYED_HEADER_PREFIXES = List.of("retry-after", "x-ratelimit-");
     public static final HeaderName PROVIDER_HEADER = HeaderNames.create("X-Gateway-Provider");
     private static final HeaderName SERVER_TIMING = HeaderNames.create("Server-Timing");
+    /** Bodies up to this size, with a Content-Length, are read into an array of exactly that size. */
+    private static final long MAX_SIZED_BODY = 16 * 1024 * 1024;
 
     private final Map<String, UpstreamClient> clients;
     private final KeyCooldowns cooldowns;
@@ -128,7 +131,7 @@ public final class ChatForwarder implements AutoCloseable {
                                 request.addsUsage(route), report);
                         return null;
                     }
-                    byte[] answer = readBody(in, provider, deadline);
+                    byte[] answer = readBody(upstream, in, provider, deadline);
                     report.waitedOnUpstream(System.nanoTime() - started);
                     sendAnswer(response, upstream, status, answer, provider, report);
                     report.answered(status, System.nanoTime());
@@ -136,7 +139,7 @@ public final class ChatForwarder implements AutoCloseable {
                     report.usage(TokenUsage.from(answer, 0, answer.length).orElse(TokenUsage.NONE));
                     return null;
                 }
-                byte[] error = UpstreamErrors.normalize(status, readBody(in, provider, deadline), provider.prefix());
+                byte[] error = UpstreamErrors.normalize(status, readBody(upstream, in, provider, deadline), provider.prefix());
                 report.waitedOnUpstream(System.nanoTime() - started);
                 if (status == 401 || status == 403) {
                     cooldowns.markRejected(provider.name());
@@ -225,15 +228,31 @@ public final class ChatForwarder implements AutoCloseable {
         response.send(answer);
     }
 
-    private byte[] readBody(InputStream in, Provider provider, Deadlines.Deadline deadline) {
+    private byte[] readBody(HttpClientResponse upstream, InputStream in, Provider provider,
+                            Deadlines.Deadline deadline) {
         try {
-            return in.readAllBytes();
+            OptionalLong length = upstream.headers().contentLength();
+            return length.isPresent() && length.getAsLong() <= MAX_SIZED_BODY
+                    ? readDeclared(in, (int) length.getAsLong()) : in.readAllBytes();
         } catch (java.io.IOException | RuntimeException e) {
             throw new BodyFailed(deadline.expired()
                     ? Failure.timeout(provider, "stopped sending its response for " + seconds(timeouts.idle())
                     + " (gateway.timeouts.idle)")
                     : Failure.unreachable(provider, e));
         }
+    }
+
+    /**
+     * Reads a body of known length into an array of that size: readAllBytes would read in 16 KB
+     * chunks, and the client allocates a buffer of each chunk's size too, for every answer.
+     */
+    private static byte[] readDeclared(InputStream in, int length) throws java.io.IOException {
+        byte[] body = new byte[length];
+        // The read past the end is what tells the client the body is done, so the connection is reused.
+        if (in.readNBytes(body, 0, length) < length || in.read() != -1) {
+            throw new java.io.IOException("The upstream body did not match its Content-Length");
+        }
+        return body;
     }
 
     static List<Header> relayedHeaders(HttpClientResponse upstream) {
