@@ -7,6 +7,7 @@ import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.SseRelay.CallerGone;
 import io.aigw.runtime.upstream.SseRelay.UpstreamBroke;
+import io.helidon.common.LazyValue;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
@@ -43,7 +44,8 @@ public final class ChatForwarder implements AutoCloseable {
     /** Bodies up to this size, with a Content-Length, are read into an array of exactly that size. */
     private static final long MAX_SIZED_BODY = 16 * 1024 * 1024;
 
-    private final Map<String, UpstreamClient> clients;
+    /** Built on first use: each loads a TLS trust store, which providers never called need not pay for. */
+    private final Map<String, LazyValue<UpstreamClient>> clients;
     private final KeyCooldowns cooldowns;
     private final UpstreamTimeouts timeouts;
     private final Deadlines deadlines = new Deadlines();
@@ -55,7 +57,7 @@ public final class ChatForwarder implements AutoCloseable {
         this.metrics = metrics;
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,
-                provider -> new UpstreamClient(provider, timeouts, tls)));
+                provider -> LazyValue.create(() -> new UpstreamClient(provider, timeouts, tls))));
     }
 
     /** Whether {@code gateway/auto} may try this provider now: it has a key not recently rejected. */
@@ -106,13 +108,12 @@ public final class ChatForwarder implements AutoCloseable {
                             CallReport report) {
         Provider provider = route.provider();
         report.attempt(provider.prefix(), route.upstreamModel());
-        UpstreamClient client = clients.get(provider.name());
         byte[] body = request.bodyFor(route);
         long started = System.nanoTime();
         HttpClientResponse upstream;
         try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos())) {
             try {
-                upstream = client.post(body, request.stream(), report.requestId());
+                upstream = clients.get(provider.name()).get().post(body, request.stream(), report.requestId());
             } catch (RuntimeException e) {
                 report.waitedOnUpstream(System.nanoTime() - started);
                 return deadline.expired() ? Failure.timeout(provider, "sent no response headers within "
@@ -296,7 +297,7 @@ public final class ChatForwarder implements AutoCloseable {
     @Override
     public void close() {
         deadlines.close();
-        clients.values().forEach(UpstreamClient::close);
+        clients.values().stream().filter(LazyValue::isLoaded).map(LazyValue::get).forEach(UpstreamClient::close);
     }
 
     /** Reading an upstream body failed before anything reached the caller. */

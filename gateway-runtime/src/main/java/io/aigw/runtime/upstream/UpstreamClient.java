@@ -1,33 +1,56 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.plugin.Provider;
+import io.helidon.common.buffers.DataReader.InsufficientDataAvailableException;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.ClientUri;
+import io.helidon.webclient.api.ConnectionKey;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.Proxy;
+import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientConfig;
 import io.helidon.webclient.http1.Http1ClientRequest;
+import java.io.UncheckedIOException;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * One provider's pooled HTTP client: keep-alive connections to its base URL, the provider's key and
+ * One provider's HTTP client: keep-alive connections to its base URL, the provider's key and
  * headers on every request, nothing of the caller's but the body.
+ *
+ * <p>Connections come from our own {@link ConnectionPool}, not Helidon's cache: on every return
+ * that cache starts a thread that watches the idle socket, and the next request waits for it.
+ * Helidon's client still writes requests and parses answers, over TLS where the URL says https.
  */
 final class UpstreamClient {
     private static final String USER_AGENT = "aigw/0.1";
     private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
+    private static final Tls NO_TLS = Tls.builder().enabled(false).build();
+    /** Helidon's own default cache size. */
+    private static final int MAX_IDLE_CONNECTIONS = 256;
+    /**
+     * Below the 60 s idle timeout of common cloud load balancers and nginx's 75 s, so that the large
+     * providers practically never close a connection just as it is reused; long enough that light
+     * traffic rarely pays a new TLS handshake. Servers that close sooner (uvicorn, Node and Apache
+     * close after 5 s) cost one retry on a new connection, see {@link #post}.
+     */
+    static final Duration MAX_IDLE_TIME = Duration.ofSeconds(20);
 
     private final Provider provider;
+    private final WebClient webClient;
     private final Http1Client client;
     private final ClientUri uri;
+    private final ConnectionKey connectionKey;
+    private final ConnectionPool pool = new ConnectionPool(MAX_IDLE_CONNECTIONS, MAX_IDLE_TIME);
     private final Duration readTimeout;
 
     UpstreamClient(Provider provider, UpstreamTimeouts timeouts, Optional<Tls> tls) {
@@ -38,21 +61,61 @@ final class UpstreamClient {
         // A backstop only: Deadlines enforces the first-byte and idle limits precisely.
         this.readTimeout = (timeouts.firstByte().compareTo(timeouts.idle()) > 0 ? timeouts.firstByte()
                 : timeouts.idle()).plusSeconds(5);
-        // HTTP/1.1 directly: the generic WebClient would work out the protocol on every request.
-        var builder = Http1Client.builder()
+        var builder = WebClient.builder()
+                .protocolPreference(List.of(Http1Client.PROTOCOL_ID))
                 .connectTimeout(timeouts.connect())
                 .readTimeout(readTimeout)
                 .followRedirects(false)
-                .keepAlive(true)
-                .shareConnectionCache(false)
                 .proxy(systemProxyFor(url) ? Proxy.create() : Proxy.noProxy());
         tls.ifPresent(builder::tls);
-        this.client = builder.build();
+        this.webClient = builder.build();
+        // HTTP/1.1 directly: the generic WebClient would work out the protocol on every request.
+        this.client = webClient.client(Http1Client.PROTOCOL);
+        this.connectionKey = connectionKey(uri, client.prototype());
     }
 
-    /** Sends a chat completion request and returns once the response headers are in. */
+    /** Where and how to connect, as Helidon's own connection cache would key it. */
+    private static ConnectionKey connectionKey(ClientUri uri, Http1ClientConfig config) {
+        return ConnectionKey.create(uri.scheme(), uri.host(), uri.port(),
+                "https".equals(uri.scheme()) ? config.tls() : NO_TLS,
+                config.dnsResolver(), config.dnsAddressLookup(), config.proxy());
+    }
+
+    /**
+     * Sends a chat completion request and returns once the response headers are in.
+     *
+     * <p>An idle connection the upstream has closed in the meantime fails at once, before any byte
+     * of an answer: the request is then sent once more on a new connection, as OkHttp does. Never
+     * after an answer began, never for a new connection, never after a timeout (Deadlines interrupts
+     * this thread, which closes the socket and must end the wait).
+     */
     HttpClientResponse post(byte[] body, boolean stream, String requestId) {
+        PooledConnection reused = pool.take();
+        if (reused != null) {
+            try {
+                return send(reused, body, stream, requestId);
+            } catch (UncheckedIOException | InsufficientDataAvailableException e) {
+                reused.closeResource();
+                if (reused.answered() || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+            } catch (RuntimeException e) {
+                reused.closeResource();
+                throw e;
+            }
+        }
+        PooledConnection fresh = PooledConnection.open(webClient, connectionKey, pool);
+        try {
+            return send(fresh, body, stream, requestId);
+        } catch (RuntimeException e) {
+            fresh.closeResource();
+            throw e;
+        }
+    }
+
+    private HttpClientResponse send(PooledConnection connection, byte[] body, boolean stream, String requestId) {
         Http1ClientRequest request = client.method(Method.POST)
+                .connection(connection)
                 .uri(uri)
                 .readTimeout(readTimeout)
                 .header(HeaderValues.CONTENT_TYPE_JSON)
@@ -76,7 +139,8 @@ final class UpstreamClient {
                 .anyMatch(proxy -> proxy.type() != java.net.Proxy.Type.DIRECT);
     }
 
+    /** Closes the idle connections; those in use close when their answers end. */
     void close() {
-        client.closeResource();
+        pool.close();
     }
 }

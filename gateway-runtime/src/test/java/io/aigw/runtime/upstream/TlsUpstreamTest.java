@@ -72,6 +72,27 @@ public final class TlsUpstreamTest {
     }
 
     @Test
+    void sequentialHttpsRequestsShareOneTlsConnection() throws Exception {
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
+
+        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+            assertEquals(200, gateway.chat(CHAT).statusCode());
+            HttpResponse<String> second = gateway.chat(CHAT);
+
+            assertEquals(200, second.statusCode(), second.body());
+            assertEquals(ANSWER, second.body());
+        }
+        RecordedRequest first = upstream.takeRequest(5, TimeUnit.SECONDS);
+        RecordedRequest reused = upstream.takeRequest(5, TimeUnit.SECONDS);
+        assertTrue(reused.getHandshake() != null, "the upstream call must have gone over TLS");
+        assertEquals(first.getConnectionIndex(), reused.getConnectionIndex(), "the second request needed a new handshake");
+        assertEquals(1, reused.getExchangeIndex());
+    }
+
+    @Test
     void theTrustedAuthorityCanComeFromTheConfigurationFile(@TempDir Path folder) throws Exception {
         Path pem = Files.writeString(folder.resolve("upstream-ca.pem"), authority.certificatePem());
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
