@@ -239,6 +239,38 @@ public final class DistributionIT {
     }
 
     /**
+     * A restart on an up-to-date database has no need of Flyway, but the run that records the AOT
+     * cache runs it all the same, so that a later first start on a new database finds its classes
+     * in the cache.
+     */
+    @Test
+    void theRunThatRecordsTheAotCacheOnAnUpToDateDatabaseStillPutsFlywayInIt() throws Exception {
+        try (GatewayProcess makesTheDatabase = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertEquals(200, makesTheDatabase.get("/api/v1/models", MASTER).statusCode());
+        }
+        var withTheCache = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", "");
+        try (GatewayProcess recording = GatewayProcess.start(home, withTheCache)) {
+            assertEquals(200, recording.get("/api/v1/models", MASTER).statusCode());
+            recording.terminate();
+            assertEquals(0, recording.awaitExit(), recording.output());
+            Assumptions.assumeTrue(recording.output().contains("AOTCache creation is complete"),
+                    "bin/gateway makes an AOT cache only on a JDK 25 or newer");
+        }
+
+        Path classes = work.resolve("classes.log");
+        withTheCache.put("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + work.resolve("new.db"));
+        // bin/gateway's own defaults, and a log of where each class came from.
+        withTheCache.put("GATEWAY_JAVA_OPTS", "-XX:+UseSerialGC -Xmx96m -XX:ReservedCodeCacheSize=48m -Xss512k"
+                + " -Xlog:class+load=info:file=" + classes);
+        try (GatewayProcess onANewDatabase = GatewayProcess.start(home, withTheCache)) {
+            assertEquals(200, onANewDatabase.get("/api/v1/models", MASTER).statusCode());
+        }
+        String log = Files.readString(classes);
+        assertTrue(log.contains(" org.flywaydb.core.Flyway source: shared objects file"),
+                log.lines().filter(line -> line.contains(" org.flywaydb.core.Flyway ")).toList().toString());
+    }
+
+    /**
      * bin/gateway points sqlite-jdbc at lib/native/sqlite, so it copies nothing into the temp folder
      * (left to itself, it copies its library there at every start). Without that folder, it does so
      * again, and the gateway works all the same.
