@@ -238,6 +238,16 @@ public final class DistributionIT {
         }
     }
 
+    /** The keys command uses a fraction of what a server start does, so it leaves the recording to the server. */
+    @Test
+    void theKeysCommandLeavesTheAotCacheToTheFirstServerStart() throws Exception {
+        var environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", "");
+        try (GatewayProcess keys = GatewayProcess.run(home, environment, "keys", "create", "--name", "ci-app")) {
+            assertEquals(0, keys.awaitExit(), keys.output());
+            assertEquals(List.of(), aotCaches(), keys.output());
+        }
+    }
+
     /**
      * A restart on an up-to-date database has no need of Flyway, but the run that records the AOT
      * cache runs it all the same, so that a later first start on a new database finds its classes
