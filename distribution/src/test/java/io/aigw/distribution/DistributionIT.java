@@ -269,9 +269,8 @@ public final class DistributionIT {
 
         Path classes = work.resolve("classes.log");
         withTheCache.put("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + work.resolve("new.db"));
-        // bin/gateway's own defaults, and a log of where each class came from.
-        withTheCache.put("GATEWAY_JAVA_OPTS", "-XX:+UseSerialGC -Xmx96m -XX:ReservedCodeCacheSize=48m -Xss512k"
-                + " -Xlog:class+load=info:file=" + classes);
+        // Added to bin/gateway's own options by the JVM itself: a log of where each class came from.
+        withTheCache.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classes);
         try (GatewayProcess onANewDatabase = GatewayProcess.start(home, withTheCache)) {
             assertEquals(200, onANewDatabase.get("/api/v1/models", MASTER).statusCode());
         }
