@@ -18,12 +18,14 @@ import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -233,6 +235,87 @@ public final class DistributionIT {
         try (GatewayProcess second = GatewayProcess.start(home, environment)) {
             assertEquals(200, second.get("/api/v1/models", MASTER).statusCode());
             assertFalse(second.output().toLowerCase().contains("error"), second.output());
+        }
+    }
+
+    /** The keys command uses a fraction of what a server start does, so it leaves the recording to the server. */
+    @Test
+    void theKeysCommandLeavesTheAotCacheToTheFirstServerStart() throws Exception {
+        var environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", "");
+        try (GatewayProcess keys = GatewayProcess.run(home, environment, "keys", "create", "--name", "ci-app")) {
+            assertEquals(0, keys.awaitExit(), keys.output());
+            assertEquals(List.of(), aotCaches(), keys.output());
+        }
+    }
+
+    /**
+     * A restart on an up-to-date database has no need of Flyway, but the run that records the AOT
+     * cache runs it all the same, so that a later first start on a new database finds its classes
+     * in the cache.
+     */
+    @Test
+    void theRunThatRecordsTheAotCacheOnAnUpToDateDatabaseStillPutsFlywayInIt() throws Exception {
+        try (GatewayProcess makesTheDatabase = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertEquals(200, makesTheDatabase.get("/api/v1/models", MASTER).statusCode());
+        }
+        var withTheCache = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", "");
+        try (GatewayProcess recording = GatewayProcess.start(home, withTheCache)) {
+            assertEquals(200, recording.get("/api/v1/models", MASTER).statusCode());
+            recording.terminate();
+            assertEquals(0, recording.awaitExit(), recording.output());
+            Assumptions.assumeTrue(recording.output().contains("AOTCache creation is complete"),
+                    "bin/gateway makes an AOT cache only on a JDK 25 or newer");
+        }
+
+        Path classes = work.resolve("classes.log");
+        withTheCache.put("GATEWAY_DATABASE_URL", "jdbc:sqlite:" + work.resolve("new.db"));
+        // Added to bin/gateway's own options by the JVM itself: a log of where each class came from.
+        withTheCache.put("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classes);
+        try (GatewayProcess onANewDatabase = GatewayProcess.start(home, withTheCache)) {
+            assertEquals(200, onANewDatabase.get("/api/v1/models", MASTER).statusCode());
+        }
+        String log = Files.readString(classes);
+        assertTrue(log.contains(" org.flywaydb.core.Flyway source: shared objects file"),
+                log.lines().filter(line -> line.contains(" org.flywaydb.core.Flyway ")).toList().toString());
+    }
+
+    /**
+     * bin/gateway points sqlite-jdbc at lib/native/sqlite, so it copies nothing into the temp folder
+     * (left to itself, it copies its library there at every start). Without that folder, it does so
+     * again, and the gateway works all the same.
+     */
+    @Test
+    void sqliteLoadsItsNativeLibraryFromLibNativeInsteadOfCopyingItIntoTheTempFolder() throws Exception {
+        String os = System.getProperty("os.name");
+        Assumptions.assumeTrue((os.startsWith("Linux") || os.startsWith("Mac"))
+                && List.of("amd64", "x86_64", "aarch64").contains(System.getProperty("os.arch")),
+                "lib/native/sqlite has no library for " + os + " on " + System.getProperty("os.arch"));
+        Path temp = Files.createDirectories(work.resolve("temp"));
+        var environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-Djava.io.tmpdir=" + temp);
+        try (GatewayProcess gateway = GatewayProcess.start(home, environment)) {
+            assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            assertEquals(List.of(), sqliteCopies(temp), gateway.output());
+        }
+
+        deleteRecursively(home.resolve("lib/native"));
+        try (GatewayProcess gateway = GatewayProcess.start(home, environment)) {
+            assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            assertEquals(1, sqliteCopies(temp).size(), gateway.output());
+        }
+    }
+
+    private static List<Path> sqliteCopies(Path folder) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(file -> file.getFileName().toString().matches("sqlite-.*sqlitejdbc\\.(so|dylib)"))
+                    .toList();
+        }
+    }
+
+    private static void deleteRecursively(Path folder) throws IOException {
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
         }
     }
 

@@ -16,12 +16,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * The store on any JDBC database with the shared schema: a pooled data source, the schema brought
- * up to date by Flyway at open, plain SQL that SQLite and PostgreSQL both speak.
+ * up to date at open (see {@link SchemaMigrations}), plain SQL that SQLite and PostgreSQL both speak.
  */
 public final class JdbcStore implements GatewayStore {
     private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at";
@@ -65,7 +63,7 @@ public final class JdbcStore implements GatewayStore {
                     + rootMessage(e), e);
         }
         try {
-            migrate(dataSource);
+            SchemaMigrations.bringUpToDate(dataSource, SchemaMigrations.ALL);
         } catch (RuntimeException e) {
             dataSource.close();
             throw new StoreException("Cannot bring the schema of " + redact(jdbcUrl) + " up to date: "
@@ -83,15 +81,6 @@ public final class JdbcStore implements GatewayStore {
         String url = settings.get("gateway.database.url", "jdbc:sqlite:" + Path.of(home, "data", "gateway.db"));
         return open(url, settings.get("gateway.database.user"), settings.get("gateway.database.password"),
                 settings.getInt("gateway.database.pool-size", 8));
-    }
-
-    private static void migrate(DataSource dataSource) {
-        Flyway.configure(JdbcStore.class.getClassLoader())
-                .dataSource(dataSource)
-                .javaMigrations(new V1__WorkspaceKeysAndUsage())
-                .locations(new String[0])
-                .load()
-                .migrate();
     }
 
     @Override

@@ -1,0 +1,156 @@
+package io.aigw.runtime.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aigw.runtime.testing.LocalPostgres;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.flywaydb.core.api.exception.FlywayValidateException;
+import org.flywaydb.core.api.migration.BaseJavaMigration;
+import org.flywaydb.core.api.migration.Context;
+import org.flywaydb.core.api.migration.JavaMigration;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The schema at open: Flyway migrates a database that lacks a migration; a database whose history
+ * lists every migration is left alone, without starting Flyway. Each test runs on a new SQLite file
+ * and on a new PostgreSQL database (skipped on a laptop without PostgreSQL, failed in CI).
+ */
+public final class SchemaMigrationsTest {
+    private static final List<JavaMigration> WITH_THE_NEXT_ONE =
+            List.of(new V1__WorkspaceKeysAndUsage(), new V2__AddNotes());
+
+    @TempDir
+    Path folder;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aNewDatabaseIsMigratedByFlyway(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(List.of("0"), database.column("SELECT COUNT(*) FROM workspace_keys"));
+            assertTrue(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aDatabaseWithEveryMigrationIsLeftAloneWithoutEvenAValidationByFlyway(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL);
+            // The probe: Flyway refuses this history, whose description of V1 no longer matches the code's.
+            database.execute("UPDATE flyway_schema_history SET description = 'Edited by hand'");
+            assertThrows(FlywayValidateException.class,
+                    () -> SchemaMigrations.flyway(database.source(), SchemaMigrations.ALL).migrate());
+
+            assertFalse(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(List.of("1"), database.appliedVersions());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aDatabaseOneMigrationBehindTheCodeIsMigratedByFlyway(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL);
+            assertFalse(SchemaMigrations.isUpToDate(database.source(), WITH_THE_NEXT_ONE));
+
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran");
+
+            assertEquals(List.of("1", "2"), database.appliedVersions());
+            database.execute("INSERT INTO notes (text) VALUES ('the table V2 makes')");
+            assertFalse(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran again");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aHistoryWithAFailedMigrationIsLeftToFlyway(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE);
+            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '2'");
+
+            assertFalse(SchemaMigrations.isUpToDate(database.source(), WITH_THE_NEXT_ONE));
+            assertFalse(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aDatabaseWithTablesButNoHistoryIsLeftToFlyway(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            database.execute("CREATE TABLE someone_elses (id INTEGER)");
+
+            assertFalse(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
+        }
+    }
+
+    /** A migration after the shipped ones, as the next schema change will be. */
+    public static final class V2__AddNotes extends BaseJavaMigration {
+        @Override
+        public void migrate(Context context) throws Exception {
+            try (Statement sql = context.getConnection().createStatement()) {
+                sql.execute("CREATE TABLE notes (text VARCHAR(100) NOT NULL)");
+            }
+        }
+    }
+
+    /** A new, empty database of one kind, with plain SQL to look into it. */
+    private record Database(DataSource source, AutoCloseable drop) implements AutoCloseable {
+
+        static Database create(String kind, Path folder) {
+            if (kind.equals("sqlite")) {
+                SQLiteDataSource sqlite = new SQLiteDataSource();
+                sqlite.setUrl("jdbc:sqlite:" + folder.resolve("gateway.db"));
+                return new Database(sqlite, () -> { });
+            }
+            LocalPostgres postgres = LocalPostgres.createDatabase();
+            PGSimpleDataSource source = new PGSimpleDataSource();
+            source.setURL(postgres.url());
+            source.setUser(postgres.user());
+            return new Database(source, postgres);
+        }
+
+        void execute(String statement) throws SQLException {
+            try (Connection connection = source.getConnection(); Statement sql = connection.createStatement()) {
+                sql.execute(statement);
+            }
+        }
+
+        List<String> column(String query) throws SQLException {
+            try (Connection connection = source.getConnection(); Statement sql = connection.createStatement();
+                 ResultSet rows = sql.executeQuery(query)) {
+                List<String> values = new ArrayList<>();
+                while (rows.next()) {
+                    values.add(rows.getString(1));
+                }
+                return values;
+            }
+        }
+
+        List<String> appliedVersions() throws SQLException {
+            return column("SELECT version FROM flyway_schema_history WHERE success ORDER BY installed_rank");
+        }
+
+        @Override
+        public void close() throws Exception {
+            drop.close();
+        }
+    }
+}
