@@ -7,7 +7,14 @@ bench=${BENCH_DIR:-$(cd "$repo/../shared/bench" && pwd)}
 KEY=sk-gw-bench-0123456789abcdef
 work=$(mktemp -d)
 started=()
-stop_started() { for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+stop_started() {
+    if [ -n "${gw:-}" ] && ! kill -0 "$gw" 2>/dev/null; then
+        echo "the gateway had exited before the end; the end of its log:" >&2
+        tail -30 "$work/gateway.log" >&2
+    fi
+    for p in "${started[@]}"; do kill "$p" 2>/dev/null || true; done
+    rm -rf "$work"
+}
 trap stop_started EXIT
 
 # start_upstream GAP_MS [NGINX_CONNECTIONS]: the fake upstream on 127.0.0.1:18080, CPU 1.

@@ -125,6 +125,7 @@ public final class Gateway implements AutoCloseable {
         ChatForwarder forwarder = new ChatForwarder(providers, timeouts,
                 settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)), tls, metrics);
         long maxBodyBytes = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
+        int maxConcurrent = settings.getInt("gateway.max-concurrent-requests", defaultMaxConcurrentRequests());
         String label = settings.get("gateway.name", "aigw");
 
         RequestObserver requests = new RequestObserver(accessLog);
@@ -133,7 +134,8 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routing, forwarder, usage, metrics, maxBodyBytes))
+                        new ChatCompletionsService(routing, forwarder, usage, metrics, maxBodyBytes,
+                                maxConcurrent))
                 .register("/api/v1/models", new ModelsService(routing, label))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -236,5 +238,14 @@ public final class Gateway implements AutoCloseable {
         accessLog.ifPresent(AccessLog::close);
         forwarder.close();
         store.close();
+    }
+
+    /**
+     * A request in flight, a stream most of all, holds about 40 KB of heap (socket and relay buffers,
+     * its virtual thread's stack): 64 KB of heap each keeps the rest of the heap free for everything
+     * else, so the largest load gets a 503 instead of running the heap out.
+     */
+    private static int defaultMaxConcurrentRequests() {
+        return (int) Math.max(64, Runtime.getRuntime().maxMemory() / (64 * 1024));
     }
 }

@@ -29,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 
 /**
  * {@code POST /api/v1/chat/completions}: reads and validates the body, routes it by the model's
@@ -40,19 +41,36 @@ public final class ChatCompletionsService implements HttpService {
     private final BatchWriter<UsageRecord> usage;
     private final GatewayMetrics metrics;
     private final long maxBodyBytes;
+    private final int maxConcurrent;
+    /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
+    private final Semaphore inFlight;
 
     public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
-                                  GatewayMetrics metrics, long maxBodyBytes) {
+                                  GatewayMetrics metrics, long maxBodyBytes, int maxConcurrent) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
         this.metrics = metrics;
         this.maxBodyBytes = maxBodyBytes;
+        this.maxConcurrent = maxConcurrent;
+        this.inFlight = new Semaphore(maxConcurrent);
     }
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/", this::create);
+        rules.post("/", this::createWithinLimit);
+    }
+
+    private void createWithinLimit(ServerRequest request, ServerResponse response) {
+        if (!inFlight.tryAcquire()) {
+            response.header(HeaderNames.RETRY_AFTER, "1");
+            throw new ApiException(ApiError.overloaded(maxConcurrent));
+        }
+        try {
+            create(request, response);
+        } finally {
+            inFlight.release();
+        }
     }
 
     private void create(ServerRequest request, ServerResponse response) {

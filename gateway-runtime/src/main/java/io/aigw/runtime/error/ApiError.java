@@ -51,6 +51,13 @@ public record ApiError(Status status, String message, String type, String param,
         return new ApiError(Status.GATEWAY_TIMEOUT_504, message, "upstream_error", null, "timeout");
     }
 
+    /** The gateway already relays as many requests as it may hold at once. */
+    public static ApiError overloaded(int limit) {
+        return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway is relaying its limit of " + limit
+                + " concurrent requests (gateway.max-concurrent-requests); retry shortly.",
+                "server_error", null, "overloaded");
+    }
+
     /** An error the HTTP layer found before any handler ran: no such path, a wrong method, a bad request. */
     public static ApiError fromHttp(Status status) {
         String code = switch (status.code()) {

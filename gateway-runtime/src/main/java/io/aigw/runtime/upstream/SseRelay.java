@@ -28,7 +28,13 @@ final class SseRelay {
     private final InputStream upstream;
     private final OutputStream caller;
     private final boolean hideUsageChunk;
-    private byte[] pending = new byte[8192];
+    /**
+     * Small to start with: a provider's event is a few hundred bytes, and thousands of streams may be
+     * open at once. Both grow (pending) or loop (reads) for larger events.
+     */
+    private static final int START_SIZE = 2048;
+
+    private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
 
@@ -54,7 +60,8 @@ final class SseRelay {
      * @throws CallerGone    when writing to the caller fails
      */
     void run() {
-        byte[] buffer = new byte[8192];
+        // Also the size of each read the client makes, which allocates a buffer that large per read.
+        byte[] buffer = new byte[START_SIZE];
         while (true) {
             int n;
             try {
