@@ -177,7 +177,8 @@ public final class ChatCompletionsService implements HttpService {
         }
         long declared = request.headers().contentLength().orElse(-1);
         try (InputStream in = request.content().inputStream()) {
-            byte[] body = declared >= 0 ? readDeclared(in, (int) declared)
+            // Past the largest array a body cannot fit anyway; readNBytes then refuses it as too large.
+            byte[] body = declared >= 0 && declared <= Integer.MAX_VALUE - 8 ? readDeclared(in, (int) declared)
                     : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
             if (body.length > maxBodyBytes) {
                 throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
