@@ -177,7 +177,7 @@ public final class ChatCompletionsService implements HttpService {
         }
         long declared = request.headers().contentLength().orElse(-1);
         try (InputStream in = request.content().inputStream()) {
-            // Past the largest array a body cannot fit anyway; readNBytes then refuses it as too large.
+            // Past the largest array a body cannot be read whole anyway: the general path reads up to it.
             byte[] body = declared >= 0 && declared <= Integer.MAX_VALUE - 8 ? readDeclared(in, (int) declared)
                     : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
             if (body.length > maxBodyBytes) {
