@@ -135,6 +135,25 @@ public final class ScriptedUpstream implements AutoCloseable {
             socket.close();
         }
 
+        /**
+         * Sends {@code event} every 20 ms, as a generating model would, until the gateway hangs up;
+         * true when it did within the timeout.
+         */
+        public boolean keepStreamingUntilClosed(String event, Duration timeout) throws IOException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                try {
+                    send(event);
+                } catch (IOException e) {
+                    return awaitClosedByPeer(Duration.ofSeconds(1));
+                }
+                if (awaitClosedByPeer(Duration.ofMillis(20))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** Waits until the gateway closes this connection; true when it did within the timeout. */
         public boolean awaitClosedByPeer(Duration timeout) throws IOException {
             long deadline = System.nanoTime() + timeout.toNanos();

@@ -3,17 +3,15 @@ package io.aigw.runtime.upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -99,13 +97,14 @@ public final class ConnectionReuseTest {
         try (ScriptedUpstream upstream = new ScriptedUpstream();
              TestGateway gateway = startGateway(upstream.baseUrl(), Map.of())) {
             try (Socket caller = new Socket("127.0.0.1", gateway.gateway().port())) {
-                sendRawStreamRequest(caller);
+                RawCaller.sendChat(caller, chat("Hi", true));
                 Exchange left = upstream.take(WAIT);
                 left.startStream(200, "text/event-stream");
                 left.send(EVENT);
-                readUntil(caller.getInputStream(), "data: ");
+                RawCaller.readUntil(caller.getInputStream(), "data: ");
                 caller.close();
-                assertTrue(keepStreamingUntilClosed(left), "the gateway must close the abandoned upstream connection");
+                assertTrue(left.keepStreamingUntilClosed(EVENT, WAIT),
+                        "the gateway must close the abandoned upstream connection");
             }
 
             // Each connection the upstream accepts carries exactly one exchange here: a reused one would stall.
@@ -158,42 +157,5 @@ public final class ConnectionReuseTest {
                         .POST(HttpRequest.BodyPublishers.ofString(chat(content, true)))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static void sendRawStreamRequest(Socket caller) throws IOException {
-        byte[] body = chat("Hi", true).getBytes(StandardCharsets.UTF_8);
-        OutputStream out = caller.getOutputStream();
-        out.write(("POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                + TestGateway.KEY + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
-    }
-
-    private static void readUntil(InputStream in, String marker) throws IOException {
-        StringBuilder seen = new StringBuilder();
-        while (seen.indexOf(marker) < 0) {
-            int b = in.read();
-            if (b < 0) {
-                throw new AssertionError("stream ended before '" + marker + "': " + seen);
-            }
-            seen.append((char) b);
-        }
-    }
-
-    /** Sends events, as a generating model would, until the gateway hangs up (bounded). */
-    private static boolean keepStreamingUntilClosed(Exchange exchange) throws IOException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                exchange.send(EVENT);
-            } catch (IOException e) {
-                return exchange.awaitClosedByPeer(Duration.ofSeconds(1));
-            }
-            if (exchange.awaitClosedByPeer(Duration.ofMillis(20))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -3,13 +3,12 @@ package io.aigw.runtime.upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import io.aigw.runtime.testing.TestGateway;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -123,13 +122,14 @@ public final class StreamingTest {
     @Test
     void aCallerThatLeavesMidStreamCancelsTheUpstreamCall() throws Exception {
         try (Socket caller = new Socket("127.0.0.1", gateway.gateway().port())) {
-            sendRawStreamRequest(caller);
+            RawCaller.sendChat(caller, REQUEST);
             Exchange exchange = upstream.take(WAIT);
             exchange.startStream(200, "text/event-stream");
             exchange.send(FIRST);
-            readUntil(caller.getInputStream(), "data: ");
+            RawCaller.readUntil(caller.getInputStream(), "data: ");
             caller.close();
-            assertTrue(keepStreamingUntilClosed(exchange), "the upstream connection must be closed by the gateway");
+            assertTrue(exchange.keepStreamingUntilClosed(SECOND, WAIT),
+                    "the upstream connection must be closed by the gateway");
         }
     }
 
@@ -139,13 +139,13 @@ public final class StreamingTest {
         int aborted = 40;
         for (int i = 0; i < aborted; i++) {
             try (Socket caller = new Socket("127.0.0.1", gateway.gateway().port())) {
-                sendRawStreamRequest(caller);
+                RawCaller.sendChat(caller, REQUEST);
                 Exchange exchange = upstream.take(WAIT);
                 exchange.startStream(200, "text/event-stream");
                 exchange.send(FIRST);
-                readUntil(caller.getInputStream(), "data: ");
+                RawCaller.readUntil(caller.getInputStream(), "data: ");
                 caller.close();
-                assertTrue(keepStreamingUntilClosed(exchange), "stream " + i + " left its upstream open");
+                assertTrue(exchange.keepStreamingUntilClosed(SECOND, WAIT), "stream " + i + " left its upstream open");
             }
         }
         assertEquals(aborted, upstream.closedByPeer());
@@ -161,48 +161,11 @@ public final class StreamingTest {
         assertEquals(FIRST + DONE, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).body());
     }
 
-    /** Sends an event every 20 ms, as a generating model would, until the gateway hangs up (bounded). */
-    private static boolean keepStreamingUntilClosed(Exchange exchange) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                exchange.send(SECOND);
-            } catch (IOException e) {
-                return exchange.awaitClosedByPeer(Duration.ofSeconds(1));
-            }
-            if (exchange.awaitClosedByPeer(Duration.ofMillis(20))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private HttpRequest streamRequest() {
         return gateway.request("/api/v1/chat/completions")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(REQUEST))
                 .build();
-    }
-
-    private static void sendRawStreamRequest(Socket caller) throws IOException {
-        byte[] body = REQUEST.getBytes(StandardCharsets.UTF_8);
-        OutputStream out = caller.getOutputStream();
-        out.write(("POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                + TestGateway.KEY + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(body);
-        out.flush();
-    }
-
-    private static void readUntil(InputStream in, String marker) throws IOException {
-        ByteArrayOutputStream seen = new ByteArrayOutputStream();
-        while (!seen.toString(StandardCharsets.UTF_8).contains(marker)) {
-            int b = in.read();
-            if (b < 0) {
-                throw new AssertionError("stream ended before '" + marker + "': " + seen);
-            }
-            seen.write(b);
-        }
     }
 
     private static String readExactly(InputStream in, int length) throws Exception {
