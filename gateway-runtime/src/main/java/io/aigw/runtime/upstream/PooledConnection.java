@@ -22,15 +22,19 @@ final class PooledConnection implements ClientConnection {
 
     private final TcpClientConnection tcp;
     private final ConnectionPool pool;
-    private final DataReader reader;
+    private DataReader reader;
     private boolean answered;
     private long idleSince;
 
     private PooledConnection(TcpClientConnection tcp, ConnectionPool pool) {
         this.tcp = tcp;
         this.pool = pool;
+        this.reader = newReader();
+    }
+
+    private DataReader newReader() {
         // Reads go through here rather than through the connection's own reader, to see the first byte.
-        this.reader = DataReader.create(this::receive);
+        return DataReader.create(this::receive);
     }
 
     /** Opens a new connection (through the proxy and TLS handshake the key names) that returns to {@code pool}. */
@@ -72,7 +76,16 @@ final class PooledConnection implements ClientConnection {
     @Override
     public void releaseResource() {
         // Bytes beyond the answer would be taken for the next answer: such a connection is not reused.
-        if (!tcp.isConnected() || reader.available() > 0 || !pool.offer(this)) {
+        if (!tcp.isConnected() || reader.available() > 0) {
+            tcp.closeResource();
+            return;
+        }
+        // Each answer gets a new reader. Helidon's DataReader links every chunk it reads to the one
+        // before and never unlinks a consumed one, so a reader kept for the connection's life chains
+        // all its answers together: once one chunk reaches the old generation, every later one is
+        // kept alive through it and promoted, until a full collection.
+        reader = newReader();
+        if (!pool.offer(this)) {
             tcp.closeResource();
         }
     }
