@@ -26,6 +26,7 @@ import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.store.UsageRecord;
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.metrics.api.Metrics;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -56,6 +57,10 @@ public final class Gateway implements AutoCloseable {
     /** {@code gateway.max-body-size}: 10 MiB by default. */
     public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
     private static final String OBSERVE_SOCKET = "observe";
+    // Every answer and every streamed event goes out as soon as it is written: with Nagle's algorithm
+    // a small write waits for the acknowledgement of the previous one, which a client's delayed
+    // acknowledgement holds back up to 40 ms (Helidon's default leaves the algorithm on).
+    private static final SocketOptions NO_DELAY = SocketOptions.builder().tcpNoDelay(true).build();
 
     private final RoutingTable routing;
     private final GatewayStore store;
@@ -148,6 +153,7 @@ public final class Gateway implements AutoCloseable {
                             + " and the gateway's log has the details.", "server_error", null, null).send(response);
                 });
         WebServerConfig.Builder server = WebServer.builder()
+                .connectionOptions(NO_DELAY)
                 .config(settings.node("server"))
                 .host(settings.get("gateway.host", "0.0.0.0"))
                 .port(settings.getInt("gateway.port", 8080))
@@ -161,7 +167,8 @@ public final class Gateway implements AutoCloseable {
                 .addObserver(MetricsObserver.create());
         settings.get("gateway.observe.port").ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(settings.get("gateway.host", "0.0.0.0"))
-                    .port(settings.getInt("gateway.observe.port", 0)));
+                    .port(settings.getInt("gateway.observe.port", 0))
+                    .connectionOptions(NO_DELAY));
             observe.sockets(List.of(OBSERVE_SOCKET));
         });
         server.addFeature(observe.build());

@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.plugin.Provider;
 import io.helidon.common.buffers.DataReader.InsufficientDataAvailableException;
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -63,6 +64,9 @@ final class UpstreamClient {
                 : timeouts.idle()).plusSeconds(5);
         var builder = WebClient.builder()
                 .protocolPreference(List.of(Http1Client.PROTOCOL_ID))
+                // Nagle's algorithm would hold a request's body back until the upstream acknowledges its
+                // headers, which a delayed acknowledgement can make 40 ms.
+                .socketOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .connectTimeout(timeouts.connect())
                 .readTimeout(readTimeout)
                 .followRedirects(false)
