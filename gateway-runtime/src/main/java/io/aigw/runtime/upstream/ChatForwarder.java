@@ -48,12 +48,13 @@ public final class ChatForwarder implements AutoCloseable {
     private final Map<String, LazyValue<UpstreamClient>> clients;
     private final KeyCooldowns cooldowns;
     private final UpstreamTimeouts timeouts;
-    private final Deadlines deadlines = new Deadlines();
+    private final Deadlines deadlines;
     private final GatewayMetrics metrics;
 
     public ChatForwarder(List<Provider> providers, UpstreamTimeouts timeouts, Duration keyCooldown,
                          Optional<Tls> tls, GatewayMetrics metrics) {
         this.timeouts = timeouts;
+        this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
         this.metrics = metrics;
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,

@@ -1,38 +1,85 @@
 package io.aigw.runtime.upstream;
 
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Enforces the first-byte and idle timeouts of upstream calls.
  *
  * <p>A socket read timeout cannot change between the headers and the body of one response, but
- * the two limits differ, so a timer does it instead: when a deadline passes it interrupts the
- * virtual thread waiting on the upstream, which closes that socket and ends the wait. Progress
- * costs one volatile write; the timer re-arms itself lazily.
+ * the two limits differ, so a watcher thread does it instead: when a deadline passes it interrupts
+ * the virtual thread waiting on the upstream, which closes that socket and ends the wait.
+ *
+ * <p>The watcher looks at every open deadline once per tick rather than keeping a timer per call:
+ * with a timer queue, each call that found the queue empty (every call, at one connection) woke
+ * the timer thread to re-arm it, a context switch per request on a gateway's busiest path. Progress
+ * costs one volatile write. A deadline passes at most one tick late; with nothing to watch for a
+ * few ticks the watcher sleeps until the next call starts.
  */
 final class Deadlines implements AutoCloseable {
-    private final ScheduledThreadPoolExecutor timer;
+    private static final int IDLE_TICKS_BEFORE_SLEEP = 10;
 
-    Deadlines() {
-        timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "aigw-upstream-deadlines");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.setRemoveOnCancelPolicy(true);
+    private final Set<Deadline> open = ConcurrentHashMap.newKeySet();
+    private final long tickNanos;
+    private final Thread watcher;
+    private volatile boolean sleeping;
+    private volatile boolean closed;
+
+    /** @param tick how often open deadlines are looked at: how late one may pass at most */
+    Deadlines(Duration tick) {
+        this.tickNanos = tick.toNanos();
+        this.watcher = Thread.ofPlatform().daemon().name("aigw-upstream-deadlines").start(this::watch);
+    }
+
+    /** A tick fine enough for the shortest of the timeouts: a tenth of it, from 1 ms to 100 ms. */
+    static Duration tickFor(UpstreamTimeouts timeouts) {
+        Duration shortest = timeouts.firstByte().compareTo(timeouts.idle()) < 0 ? timeouts.firstByte()
+                : timeouts.idle();
+        Duration tenth = shortest.dividedBy(10);
+        Duration min = Duration.ofMillis(1);
+        Duration max = Duration.ofMillis(100);
+        return tenth.compareTo(min) < 0 ? min : tenth.compareTo(max) > 0 ? max : tenth;
     }
 
     /** Starts a deadline for the current thread that passes after {@code nanos} without progress. */
     Deadline start(long nanos) {
         Deadline deadline = new Deadline(Thread.currentThread(), nanos);
-        deadline.arm(nanos);
+        open.add(deadline);
+        // Read after the add: the watcher sets the flag before it looks at the set a last time.
+        if (sleeping) {
+            LockSupport.unpark(watcher);
+        }
         return deadline;
+    }
+
+    private void watch() {
+        int idleTicks = 0;
+        while (!closed) {
+            if (!open.isEmpty()) {
+                idleTicks = 0;
+            } else if (++idleTicks > IDLE_TICKS_BEFORE_SLEEP) {
+                sleeping = true;
+                if (open.isEmpty() && !closed) {
+                    LockSupport.park(this);
+                }
+                sleeping = false;
+                idleTicks = 0;
+                continue;
+            }
+            LockSupport.parkNanos(this, tickNanos);
+            long now = System.nanoTime();
+            for (Deadline deadline : open) {
+                deadline.expireIfPassed(now);
+            }
+        }
     }
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        closed = true;
+        LockSupport.unpark(watcher);
     }
 
     /** One call's deadline; closed by the thread that started it. */
@@ -42,7 +89,6 @@ final class Deadlines implements AutoCloseable {
         private volatile long lastProgress;
         private boolean expired;
         private boolean closed;
-        private java.util.concurrent.ScheduledFuture<?> check;
 
         private Deadline(Thread waiter, long limitNanos) {
             this.waiter = waiter;
@@ -51,16 +97,9 @@ final class Deadlines implements AutoCloseable {
         }
 
         /** Records progress and sets how long each wait may take from now on. */
-        synchronized void progress(long nextLimitNanos) {
+        void progress(long nextLimitNanos) {
             lastProgress = System.nanoTime();
-            if (nextLimitNanos < limitNanos && check != null) {
-                // The armed check would come too late for the shorter limit.
-                check.cancel(false);
-                limitNanos = nextLimitNanos;
-                arm(nextLimitNanos);
-            } else {
-                limitNanos = nextLimitNanos;
-            }
+            limitNanos = nextLimitNanos;
         }
 
         /** Records progress under the current limit. */
@@ -72,20 +111,12 @@ final class Deadlines implements AutoCloseable {
             return expired;
         }
 
-        private synchronized void arm(long delayNanos) {
-            if (!closed) {
-                check = timer.schedule(this::check, delayNanos, TimeUnit.NANOSECONDS);
-            }
-        }
-
-        private void check() {
-            long remaining = lastProgress + limitNanos - System.nanoTime();
-            if (remaining > 0) {
-                arm(remaining);
+        private void expireIfPassed(long now) {
+            if (now - lastProgress < limitNanos) {
                 return;
             }
             synchronized (this) {
-                if (!closed) {
+                if (!closed && !expired) {
                     expired = true;
                     waiter.interrupt();
                 }
@@ -97,10 +128,8 @@ final class Deadlines implements AutoCloseable {
         public void close() {
             synchronized (this) {
                 closed = true;
-                if (check != null) {
-                    check.cancel(false);
-                }
             }
+            open.remove(this);
             if (Thread.currentThread() == waiter) {
                 Thread.interrupted();
             }
