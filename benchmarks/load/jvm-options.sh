@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Compares JVM options (collector, heap, ...) side by side under the same load: for each variant a
+# fresh gateway, a warm-up (WARM_S at 32 connections, then 10 s at 1), then 1, 32 and 256
+# connections, and per variant the latencies, collections and peak RSS. Uses ../../../shared/bench
+# for the fake upstream (run its setup.sh once). Loopback only, bounded, stops what it started.
+#   benchmarks/load/jvm-options.sh "label|JVM options" ...
+#   WARM_S (30)  RUN_S (15)  GATEWAY_AOT_CACHE (off: every variant starts alike; or a file)
+# Example: benchmarks/load/jvm-options.sh "serial|-XX:+UseSerialGC -Xmx96m" "g1|-XX:+UseG1GC -Xmx96m"
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+WARM_S=${WARM_S:-30} RUN_S=${RUN_S:-15}
+export GATEWAY_AOT_CACHE=${GATEWAY_AOT_CACHE:-off} BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
+jstat=$("$repo/distribution/target/gateway/bin/find-java" 21)/bin/jstat
+url=http://127.0.0.1:8080/api/v1/chat/completions
+start_upstream 10
+
+load() { # SECONDS CONNECTIONS: one wrk run; prints its summary
+    BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t"$(( $2 < 2 ? $2 : 2 ))" -c"$2" -d"$1s" --timeout 5s \
+        -s "$bench/wrk/chat.lua" "$url" > /dev/null
+    jq -c '{rps: (.rps | floor), p50_ms, p90_ms, p99_ms, max_ms, non_2xx, socket_errors}' "$work/wrk.json"
+}
+collections() { # young and full collections so far, and the seconds they took
+    "$jstat" -gcutil "$gw" 2>/dev/null | awk 'NR == 2 {print "young " $7 " (" $8 " s), full " $9 " (" $10 " s), concurrent " $11 " (" $12 " s)"}'
+}
+
+for variant in "$@"; do
+    export GATEWAY_JAVA_OPTS="${variant#*|}"
+    echo "== ${variant%%|*}: $GATEWAY_JAVA_OPTS"
+    start_gateway
+    load "$WARM_S" 32 > /dev/null
+    load 10 1 > /dev/null
+    for connections in 1 32 256; do
+        echo "  $connections: $(load "$RUN_S" "$connections")"
+    done
+    echo "  collections: $(collections)"
+    echo "  peak RSS: $(awk '/^VmHWM:/ {print int($2 / 1024)}' /proc/$gw/status) MB"
+    kill "$gw"
+    wait "$gw" 2> /dev/null || true
+    gw=
+done
