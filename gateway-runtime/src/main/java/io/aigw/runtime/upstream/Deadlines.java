@@ -25,7 +25,7 @@ final class Deadlines implements AutoCloseable {
     private final long tickNanos;
     private final Thread watcher;
     private volatile boolean sleeping;
-    private volatile boolean closed;
+    private volatile boolean stopped;
 
     /** @param tick how often open deadlines are looked at: how late one may pass at most */
     Deadlines(Duration tick) {
@@ -56,12 +56,12 @@ final class Deadlines implements AutoCloseable {
 
     private void watch() {
         int idleTicks = 0;
-        while (!closed) {
+        while (!stopped) {
             if (!open.isEmpty()) {
                 idleTicks = 0;
             } else if (++idleTicks > IDLE_TICKS_BEFORE_SLEEP) {
                 sleeping = true;
-                if (open.isEmpty() && !closed) {
+                if (open.isEmpty() && !stopped) {
                     LockSupport.park(this);
                 }
                 sleeping = false;
@@ -78,7 +78,7 @@ final class Deadlines implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
+        stopped = true;
         LockSupport.unpark(watcher);
     }
 
