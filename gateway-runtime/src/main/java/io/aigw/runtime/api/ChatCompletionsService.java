@@ -172,10 +172,10 @@ public final class ChatCompletionsService implements HttpService {
      */
     private byte[] readBody(ServerRequest request, ServerResponse response) {
         requireSoundFraming(request, response);
-        if (request.headers().contentLength().orElse(0) > maxBodyBytes) {
+        long declared = request.headers().contentLength().orElse(-1);
+        if (declared > maxBodyBytes) {
             throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
         }
-        long declared = request.headers().contentLength().orElse(-1);
         try (InputStream in = request.content().inputStream()) {
             // Past the largest array a body cannot be read whole anyway: the general path reads up to it.
             byte[] body = declared >= 0 && declared <= Integer.MAX_VALUE - 8 ? readDeclared(in, (int) declared)
