@@ -3,6 +3,7 @@ package io.aigw.runtime.upstream;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -20,6 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Deadlines implements AutoCloseable {
     private static final int IDLE_TICKS_BEFORE_SLEEP = 10;
+    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long MAX_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Set<Deadline> open = ConcurrentHashMap.newKeySet();
     private final long tickNanos;
@@ -35,12 +38,8 @@ final class Deadlines implements AutoCloseable {
 
     /** A tick fine enough for the shortest of the timeouts: a tenth of it, from 1 ms to 100 ms. */
     static Duration tickFor(UpstreamTimeouts timeouts) {
-        Duration shortest = timeouts.firstByte().compareTo(timeouts.idle()) < 0 ? timeouts.firstByte()
-                : timeouts.idle();
-        Duration tenth = shortest.dividedBy(10);
-        Duration min = Duration.ofMillis(1);
-        Duration max = Duration.ofMillis(100);
-        return tenth.compareTo(min) < 0 ? min : tenth.compareTo(max) > 0 ? max : tenth;
+        long shortest = Math.min(timeouts.firstByte().toNanos(), timeouts.idle().toNanos());
+        return Duration.ofNanos(Math.clamp(shortest / 10, MIN_TICK_NANOS, MAX_TICK_NANOS));
     }
 
     /** Starts a deadline for the current thread that passes after {@code nanos} without progress. */
