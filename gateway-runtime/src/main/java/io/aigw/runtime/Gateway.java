@@ -154,6 +154,7 @@ public final class Gateway implements AutoCloseable {
                 });
         WebServerConfig.Builder server = WebServer.builder()
                 .connectionOptions(NO_DELAY)
+                .maxTcpConnections(maxCallerConnections(maxConcurrent))
                 .config(settings.node("server"))
                 .host(settings.get("gateway.host", "0.0.0.0"))
                 .port(settings.getInt("gateway.port", 8080))
@@ -255,5 +256,16 @@ public final class Gateway implements AutoCloseable {
      */
     private static int defaultMaxConcurrentRequests() {
         return (int) Math.max(64, Runtime.getRuntime().maxMemory() / (128 * 1024));
+    }
+
+    /**
+     * An open connection costs heap before its request is admitted (its socket buffers, its thread's
+     * stack), so 1 500 stream callers ran a 64 MB heap out while the request limit turned most of
+     * them away. Half as many again as the request limit are taken (64 at least), enough for the
+     * excess to get its 503; past that, callers wait in the listen backlog, where they cost the
+     * kernel, not the heap. {@code server.max-tcp-connections} sets another bound.
+     */
+    private static int maxCallerConnections(int maxConcurrentRequests) {
+        return (int) Math.min(Integer.MAX_VALUE, maxConcurrentRequests + Math.max(64L, maxConcurrentRequests / 2));
     }
 }

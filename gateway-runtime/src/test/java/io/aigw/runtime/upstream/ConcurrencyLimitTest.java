@@ -1,13 +1,22 @@
 package io.aigw.runtime.upstream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +24,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Past gateway.max-concurrent-requests a caller gets a 503 it can retry, not a gateway out of memory. */
+/**
+ * Past gateway.max-concurrent-requests a caller gets a 503 it can retry, and past half as many again
+ * connections it waits to be accepted: not a gateway out of memory.
+ */
 class ConcurrencyLimitTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String STREAM = "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[]}";
@@ -68,5 +80,40 @@ class ConcurrencyLimitTest {
         after.send("data: [DONE]\n\n");
         after.end();
         assertEquals(200, next.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
+    }
+
+    @Test
+    void aConnectionBeyondTheLimitIsAcceptedOnlyWhenAnotherCloses() throws Exception {
+        // One concurrent request: 1 + 64 connections at once.
+        List<Socket> open = new ArrayList<>();
+        try (Socket waiting = new Socket()) {
+            for (int i = 0; i < 65; i++) {
+                Socket caller = new Socket("127.0.0.1", gateway.uri("/").getPort());
+                open.add(caller);
+                askForModels(caller);
+                RawCaller.readUntil(caller.getInputStream(), "HTTP/1.1 200");
+            }
+
+            // The kernel completes the handshake, but the gateway does not take the connection yet.
+            waiting.connect(new InetSocketAddress("127.0.0.1", gateway.uri("/").getPort()));
+            askForModels(waiting);
+            waiting.setSoTimeout(500);
+            assertThrows(SocketTimeoutException.class, () -> waiting.getInputStream().read());
+
+            open.removeFirst().close();
+            waiting.setSoTimeout((int) WAIT.toMillis());
+            RawCaller.readUntil(waiting.getInputStream(), "HTTP/1.1 200");
+        } finally {
+            for (Socket caller : open) {
+                caller.close();
+            }
+        }
+    }
+
+    private static void askForModels(Socket caller) throws IOException {
+        OutputStream out = caller.getOutputStream();
+        out.write(("GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestGateway.KEY
+                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.flush();
     }
 }
