@@ -17,11 +17,20 @@ public final class RawCaller {
     /** Writes a chat completion request with the test gateway's key and {@code body} on {@code caller}. */
     public static void sendChat(Socket caller, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        send(caller, "POST /api/v1/chat/completions", "Content-Type: application/json\r\nContent-Length: "
+                + bytes.length + "\r\n", bytes);
+    }
+
+    /** Writes a {@code GET} of {@code path} with the test gateway's key on {@code caller}. */
+    public static void sendGet(Socket caller, String path) throws IOException {
+        send(caller, "GET " + path, "", new byte[0]);
+    }
+
+    private static void send(Socket caller, String requestLine, String headers, byte[] body) throws IOException {
         OutputStream out = caller.getOutputStream();
-        out.write(("POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                + TestGateway.KEY + "\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(bytes);
+        out.write((requestLine + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestGateway.KEY
+                + "\r\n" + headers + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(body);
         out.flush();
     }
 

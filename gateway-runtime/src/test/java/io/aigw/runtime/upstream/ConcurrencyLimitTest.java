@@ -8,12 +8,10 @@ import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -90,13 +88,13 @@ class ConcurrencyLimitTest {
             for (int i = 0; i < 65; i++) {
                 Socket caller = new Socket("127.0.0.1", gateway.uri("/").getPort());
                 open.add(caller);
-                askForModels(caller);
+                RawCaller.sendGet(caller, "/api/v1/models");
                 RawCaller.readUntil(caller.getInputStream(), "HTTP/1.1 200");
             }
 
             // The kernel completes the handshake, but the gateway does not take the connection yet.
             waiting.connect(new InetSocketAddress("127.0.0.1", gateway.uri("/").getPort()));
-            askForModels(waiting);
+            RawCaller.sendGet(waiting, "/api/v1/models");
             waiting.setSoTimeout(500);
             assertThrows(SocketTimeoutException.class, () -> waiting.getInputStream().read());
 
@@ -108,12 +106,5 @@ class ConcurrencyLimitTest {
                 caller.close();
             }
         }
-    }
-
-    private static void askForModels(Socket caller) throws IOException {
-        OutputStream out = caller.getOutputStream();
-        out.write(("GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestGateway.KEY
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.flush();
     }
 }
