@@ -36,6 +36,8 @@ import java.util.concurrent.Semaphore;
  * prefix ({@code gateway/auto} along the fallback chain) and hands it to the upstream layer.
  */
 public final class ChatCompletionsService implements HttpService {
+    private static final String JSON = "application/json";
+
     private final RoutingTable routing;
     private final ChatForwarder forwarder;
     private final BatchWriter<UsageRecord> usage;
@@ -137,6 +139,10 @@ public final class ChatCompletionsService implements HttpService {
 
     /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */
     private static void requireJson(ServerRequest request) {
+        // What SDKs send, checked without building a media type on every request.
+        if (request.headers().first(HeaderNames.CONTENT_TYPE).map(JSON::equalsIgnoreCase).orElse(true)) {
+            return;
+        }
         Optional<HttpMediaType> contentType;
         try {
             contentType = request.headers().contentType();
@@ -171,8 +177,7 @@ public final class ChatCompletionsService implements HttpService {
      * refused body after the answer, which keeps the connection in step with the caller.
      */
     private byte[] readBody(ServerRequest request, ServerResponse response) {
-        requireSoundFraming(request, response);
-        long declared = request.headers().contentLength().orElse(-1);
+        long declared = declaredLength(request, response);
         if (declared > maxBodyBytes) {
             throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
         }
@@ -215,8 +220,10 @@ public final class ChatCompletionsService implements HttpService {
      * "chunked", ignores a body whose transfer coding is not exactly "chunked", and keeps the
      * connection open after a message with both Content-Length and Transfer-Encoding. Each is how
      * one request is smuggled inside another.
+     *
+     * @return the declared Content-Length, or -1 when the body has none (chunked, or no body at all)
      */
-    private static void requireSoundFraming(ServerRequest request, ServerResponse response) {
+    private static long declaredLength(ServerRequest request, ServerResponse response) {
         ServerRequestHeaders headers = request.headers();
         if (headers.contains(HeaderNames.TRANSFER_ENCODING)) {
             List<String> codings = headers.get(HeaderNames.TRANSFER_ENCODING).allValues(true);
@@ -228,13 +235,19 @@ public final class ChatCompletionsService implements HttpService {
                 throw brokenFraming(response, ApiError.invalidRequest(null, "The request has both Content-Length"
                         + " and Transfer-Encoding; send one of them."));
             }
-        } else if (headers.contains(HeaderNames.CONTENT_LENGTH)) {
-            List<String> lengths = headers.get(HeaderNames.CONTENT_LENGTH).allValues(true);
-            if (lengths.stream().map(String::strip).distinct().count() > 1 || headers.contentLength().orElse(0) < 0) {
-                throw brokenFraming(response, ApiError.invalidRequest(null, "The request's Content-Length is"
-                        + " invalid: negative, or given twice with different values."));
-            }
+            return -1;
         }
+        if (!headers.contains(HeaderNames.CONTENT_LENGTH)) {
+            return -1;
+        }
+        List<String> lengths = headers.get(HeaderNames.CONTENT_LENGTH).allValues(true);
+        boolean disagreeing = lengths.size() > 1 && lengths.stream().map(String::strip).distinct().count() > 1;
+        long declared = disagreeing ? -1 : headers.contentLength().orElse(0);
+        if (declared < 0) {
+            throw brokenFraming(response, ApiError.invalidRequest(null, "The request's Content-Length is"
+                    + " invalid: negative, or given twice with different values."));
+        }
+        return declared;
     }
 
     /**

@@ -24,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -166,8 +165,7 @@ public final class ChatForwarder implements AutoCloseable {
                              Deadlines.Deadline deadline, boolean hideUsageChunk,
                              CallReport report) {
         response.status(Status.OK_200);
-        response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
-                .map(Object::toString).orElse("text/event-stream"));
+        response.header(HeaderNames.CONTENT_TYPE, contentType(upstream, "text/event-stream"));
         response.header(HeaderValues.CACHE_NO_CACHE);
         response.header(PROVIDER_HEADER, provider.prefix());
         response.header(SERVER_TIMING, serverTiming(report));
@@ -222,8 +220,7 @@ public final class ChatForwarder implements AutoCloseable {
     private void sendAnswer(ServerResponse response, HttpClientResponse upstream, int status, byte[] answer,
                             Provider provider, CallReport report) {
         response.status(Status.create(status));
-        response.header(HeaderNames.CONTENT_TYPE, upstream.headers().contentType()
-                .map(Object::toString).orElse("application/json"));
+        response.header(HeaderNames.CONTENT_TYPE, contentType(upstream, "application/json"));
         response.header(PROVIDER_HEADER, provider.prefix());
         response.header(SERVER_TIMING, serverTiming(report));
         relayedHeaders(upstream).forEach(response::header);
@@ -259,13 +256,26 @@ public final class ChatForwarder implements AutoCloseable {
 
     static List<Header> relayedHeaders(HttpClientResponse upstream) {
         List<Header> relayed = new ArrayList<>();
-        upstream.headers().forEach(header -> {
-            String name = header.name().toLowerCase(Locale.ROOT);
-            if (RELAYED_HEADER_PREFIXES.stream().anyMatch(name::startsWith)) {
+        for (Header header : upstream.headers()) {
+            if (isRelayed(header.name())) {
                 relayed.add(header);
             }
-        });
+        }
         return relayed;
+    }
+
+    private static boolean isRelayed(String name) {
+        for (String prefix : RELAYED_HEADER_PREFIXES) {
+            if (name.regionMatches(true, 0, prefix, 0, prefix.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The upstream's Content-Type as it was sent: parsing it only to write it out again costs every answer. */
+    private static String contentType(HttpClientResponse upstream, String otherwise) {
+        return upstream.headers().first(HeaderNames.CONTENT_TYPE).orElse(otherwise);
     }
 
     private static boolean isEventStream(HttpClientResponse upstream) {

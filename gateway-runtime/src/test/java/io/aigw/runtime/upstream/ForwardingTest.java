@@ -94,8 +94,9 @@ public final class ForwardingTest {
     @Test
     void theUpstreamAnswerComesBackAsItCameWithTheProviderAndTimings() {
         upstream.enqueue(new MockResponse.Builder().body(ANSWER)
-                .addHeader("Content-Type", "application/json")
+                .addHeader("Content-Type", "application/json;charset=UTF-8")
                 .addHeader("x-ratelimit-remaining-requests", "99")
+                .addHeader("X-RateLimit-Reset-Tokens", "6ms")
                 .addHeader("Set-Cookie", "upstream=secret")
                 .build());
 
@@ -103,8 +104,10 @@ public final class ForwardingTest {
 
         assertEquals(200, response.statusCode());
         assertEquals(ANSWER, response.body());
+        assertEquals("application/json;charset=UTF-8", response.headers().firstValue("Content-Type").orElseThrow());
         assertEquals("openai", response.headers().firstValue("X-Gateway-Provider").orElseThrow());
         assertEquals("99", response.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow());
+        assertEquals("6ms", response.headers().firstValue("x-ratelimit-reset-tokens").orElseThrow());
         assertTrue(response.headers().firstValue("Set-Cookie").isEmpty());
         String timing = response.headers().firstValue("Server-Timing").orElseThrow();
         assertTrue(timing.matches("gateway;dur=\\d+\\.\\d{3}, upstream;dur=\\d+\\.\\d{3}"), timing);
