@@ -215,11 +215,11 @@ public final class ChatCompletionsService implements HttpService {
     }
 
     /**
-     * Refuses the framings HTTP/1.1 calls invalid or ambiguous (RFC 9112, section 6), which Helidon
-     * lets through: it takes the first of two different Content-Lengths, reads a negative one as
-     * "chunked", ignores a body whose transfer coding is not exactly "chunked", and keeps the
-     * connection open after a message with both Content-Length and Transfer-Encoding. Each is how
-     * one request is smuggled inside another.
+     * The body's declared length, once the framings HTTP/1.1 calls invalid or ambiguous (RFC 9112,
+     * section 6) are refused. Helidon lets them through: it takes the first of two different
+     * Content-Lengths, reads a negative one as "chunked", ignores a body whose transfer coding is
+     * not exactly "chunked", and keeps the connection open after a message with both
+     * Content-Length and Transfer-Encoding. Each is how one request is smuggled inside another.
      *
      * @return the declared Content-Length, or -1 when the body has none (chunked, or no body at all)
      */
