@@ -2,6 +2,7 @@
 module io.aigw.runtime {
     requires io.aigw.spi;
     requires io.helidon.webserver;
+    requires io.helidon.webserver.http2;
     requires io.helidon.webclient.api;
     requires io.helidon.webclient.http1;
     requires io.helidon.config;

@@ -61,12 +61,14 @@ public final class DistributionIT {
 
     @Test
     void itStartsWithNoUpstreamKeysAndServesTheModelsWithThePrintedKey() throws Exception {
-        try (GatewayProcess gateway = GatewayProcess.start(home, env())) {
+        try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_HTTP2", "true"))) {
             String key = gateway.lineAfter("it is shown only now:");
 
             HttpResponse<String> models = gateway.get("/api/v1/models", key);
             assertEquals(200, models.statusCode(), gateway.output());
             assertTrue(models.body().startsWith("{\"data\":[{\"id\":\"gateway/auto\""), models.body());
+            // The JDK's client asks for h2c, and GATEWAY_HTTP2 lets the server take it up.
+            assertEquals(HttpClient.Version.HTTP_2, models.version());
             for (String id : List.of("openai/gpt-5", "gemini/gemini-2.5-pro", "anthropic/claude-haiku-4-5",
                     "xai/grok-4", "openrouter/auto")) {
                 assertTrue(models.body().contains("\"id\":\"" + id + "\""), id);

@@ -156,6 +156,11 @@ public final class Gateway implements AutoCloseable {
                 .connectionOptions(NO_DELAY)
                 .maxTcpConnections(maxCallerConnections(maxConcurrent))
                 .config(settings.node("server"))
+                // The protocols are chosen here, not discovered: see CallerProtocols.
+                .protocols(List.of())
+                .protocolsDiscoverServices(false)
+                .addConnectionSelector(CallerProtocols.forCallers(settings.node("server.protocols"),
+                        settings.getBoolean("gateway.http2", false)))
                 .host(settings.get("gateway.host", "0.0.0.0"))
                 .port(settings.getInt("gateway.port", 8080))
                 // Main's own hook stops the server, then writes what is queued: the order matters.

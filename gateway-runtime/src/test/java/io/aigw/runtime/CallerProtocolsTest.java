@@ -1,0 +1,171 @@
+package io.aigw.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aigw.runtime.testing.ScriptedUpstream;
+import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
+import io.aigw.runtime.testing.TestGateway;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With {@code gateway.http2}, callers may speak HTTP/2 over plain TCP (h2c), as clients holding many
+ * streams open do: each stream is relayed as over HTTP/1.1, and one connection carries them all.
+ */
+public final class CallerProtocolsTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final String STREAM_REQUEST = "{\"model\":\"openai/gpt-5\",\"stream\":true,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
+    private static final String FIRST = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\","
+            + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hel\"}}]}\n\n";
+    private static final String DONE = "data: [DONE]\n\n";
+
+    private final HttpClient http2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+    private ScriptedUpstream upstream;
+    private TestGateway gateway;
+
+    @BeforeEach
+    void start() throws IOException {
+        upstream = new ScriptedUpstream();
+        gateway = TestGateway.start(Map.of(
+                        "providers.openai.base-url", upstream.baseUrl(),
+                        "gateway.max-body-size", "1024",
+                        "gateway.http2", "true",
+                        "server.protocols.http_1_1.max-prologue-length", "256"),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        http2.close();
+        gateway.close();
+        upstream.close();
+    }
+
+    @Test
+    void twoStreamsOnOneHttp2ConnectionAreEachRelayedEventByEvent() throws Exception {
+        upgradeToHttp2();
+
+        CompletableFuture<HttpResponse<InputStream>> first = http2.sendAsync(chat(STREAM_REQUEST),
+                HttpResponse.BodyHandlers.ofInputStream());
+        Exchange firstUpstream = upstream.take(WAIT);
+        CompletableFuture<HttpResponse<InputStream>> second = http2.sendAsync(chat(STREAM_REQUEST),
+                HttpResponse.BodyHandlers.ofInputStream());
+        Exchange secondUpstream = upstream.take(WAIT);
+        firstUpstream.startStream(200, "text/event-stream");
+        secondUpstream.startStream(200, "text/event-stream");
+        firstUpstream.send(FIRST);
+        secondUpstream.send(FIRST);
+
+        // Both upstreams hold the rest until their first events have reached the caller.
+        HttpResponse<InputStream> firstCaller = first.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        HttpResponse<InputStream> secondCaller = second.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        for (HttpResponse<InputStream> caller : List.of(firstCaller, secondCaller)) {
+            assertEquals(HttpClient.Version.HTTP_2, caller.version());
+            assertEquals(200, caller.statusCode());
+            assertEquals("text/event-stream", caller.headers().firstValue("content-type").orElseThrow());
+            assertEquals("openai", caller.headers().firstValue("x-gateway-provider").orElseThrow());
+            assertEquals(FIRST, new String(caller.body().readNBytes(FIRST.length()), StandardCharsets.UTF_8));
+        }
+
+        for (Exchange exchange : List.of(firstUpstream, secondUpstream)) {
+            exchange.send(DONE);
+            exchange.end();
+            assertEquals("POST /v1/chat/completions HTTP/1.1", exchange.requestLine());
+            assertEquals("Bearer sk-upstream-openai", exchange.header("Authorization"));
+            assertTrue(exchange.body().contains("\"model\":\"gpt-5\""), exchange.body());
+        }
+        assertEquals(DONE, new String(firstCaller.body().readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals(DONE, new String(secondCaller.body().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void closingTheConnectionCancelsTheUpstreamCallOfEachStreamOnIt() throws Exception {
+        upgradeToHttp2();
+        CompletableFuture<HttpResponse<InputStream>> response = http2.sendAsync(chat(STREAM_REQUEST),
+                HttpResponse.BodyHandlers.ofInputStream());
+        Exchange exchange = upstream.take(WAIT);
+        exchange.startStream(200, "text/event-stream");
+        exchange.send(FIRST);
+        InputStream events = response.get(WAIT.toSeconds(), TimeUnit.SECONDS).body();
+        assertEquals(FIRST, new String(events.readNBytes(FIRST.length()), StandardCharsets.UTF_8));
+
+        http2.shutdownNow();
+
+        assertTrue(exchange.keepStreamingUntilClosed(FIRST, WAIT),
+                "the gateway must close the upstream connection of a stream whose caller left");
+    }
+
+    @Test
+    void withoutTheSettingACallerAskingForHttp2IsAnsweredOverHttp11() throws Exception {
+        try (TestGateway http11Only = TestGateway.start(Map.of("providers.openai.base-url", upstream.baseUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"))) {
+            HttpResponse<String> models = http2.send(HttpRequest.newBuilder(http11Only.uri("/api/v1/models"))
+                    .header("Authorization", "Bearer " + TestGateway.KEY).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertEquals(200, models.statusCode(), models.body());
+            assertEquals(HttpClient.Version.HTTP_1_1, models.version());
+        }
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRefusedWithoutSpoilingTheConnectionsOtherStreams() throws Exception {
+        upgradeToHttp2();
+        String oversized = "{\"model\":\"openai/gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                + "x".repeat(4096) + "\"}]}";
+
+        HttpResponse<String> refused = http2.send(chat(oversized), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(HttpClient.Version.HTTP_2, refused.version());
+        assertEquals(413, refused.statusCode(), refused.body());
+        assertTrue(refused.body().contains("\"code\":\"request_too_large\""), refused.body());
+
+        CompletableFuture<HttpResponse<String>> next = http2.sendAsync(chat(STREAM_REQUEST),
+                HttpResponse.BodyHandlers.ofString());
+        Exchange exchange = upstream.take(WAIT);
+        // The refused request never reached the upstream: the first it received is this one.
+        assertTrue(exchange.body().contains("\"stream\":true"), exchange.body());
+        exchange.startStream(200, "text/event-stream");
+        exchange.send(FIRST + DONE);
+        exchange.end();
+        HttpResponse<String> answered = next.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(HttpClient.Version.HTTP_2, answered.version());
+        assertEquals(FIRST + DONE, answered.body());
+    }
+
+    @Test
+    void httpOneSettingsUnderServerProtocolsApply() throws Exception {
+        HttpResponse<String> tooLong = http2.send(gateway.request("/api/v1/models?q=" + "x".repeat(300)).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(414, tooLong.statusCode(), tooLong.body());
+    }
+
+    /** The JDK's client asks for h2c on its first request and then sends every later one over HTTP/2. */
+    private void upgradeToHttp2() throws Exception {
+        HttpResponse<String> models = http2.send(gateway.request("/api/v1/models").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, models.statusCode(), models.body());
+        assertEquals(HttpClient.Version.HTTP_2, models.version());
+    }
+
+    private HttpRequest chat(String body) {
+        return gateway.request("/api/v1/chat/completions")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+    }
+}
