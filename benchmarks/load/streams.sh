@@ -1,41 +1,69 @@
 #!/usr/bin/env bash
 # Holds many streams open through the gateway at once, then aborts many, and reports what the
-# gateway held: RSS, threads, sockets. Uses ../../../shared/bench (run its setup.sh once) for the
-# fake upstream, rendered here with more connections and a slow event gap so streams stay open.
-#   STREAMS (10000)  concurrent streams held      HOLD_S (30)    how long wrk keeps them open
-#   GAP_MS (1000)    upstream gap between events  ABORTS (1000)  streams cut by the caller
-# Loopback only; every loop is bounded; it stops what it started.
+# gateway held: RSS, threads, sockets, open files. Uses ../../../shared/bench (run its setup.sh
+# once) for the fake upstream, rendered here with more connections and a slow event gap so streams
+# stay open.
+#   STREAMS (10000)  concurrent streams              GAP_MS (1000)  upstream gap between events
+#   CALLERS (h2)     h2: HTTP/2 callers, STREAMS_PER_CONNECTION (100) streams on each connection
+#                    (h2load, Debian's nghttp2-client); http1: one connection a stream (wrk)
+#   HOLD_S (30)      with http1, how long wrk keeps its streams open
+#   ABORTS (1000)    streams cut by the caller after 200 ms (over CALLERS' protocol)
+# The gateway's heap and request limit come from the environment as usual: 10 000 streams need
+# about 640 MB of heap, e.g. GATEWAY_JAVA_OPTS="-XX:+UseSerialGC -Xmx1g"
+# GATEWAY_MAX_CONCURRENT_REQUESTS=12000. Loopback only; every loop is bounded; it stops what it started.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-STREAMS=${STREAMS:-10000} HOLD_S=${HOLD_S:-30} GAP_MS=${GAP_MS:-1000} ABORTS=${ABORTS:-1000}
-# Each stream holds two sockets in the gateway (caller, upstream): the file limit bounds STREAMS.
+STREAMS=${STREAMS:-10000} GAP_MS=${GAP_MS:-1000} ABORTS=${ABORTS:-1000}
+CALLERS=${CALLERS:-h2} STREAMS_PER_CONNECTION=${STREAMS_PER_CONNECTION:-100} HOLD_S=${HOLD_S:-30}
+# A stream holds an upstream socket in the gateway, and over HTTP/1.1 a caller's socket too: this
+# process's file limit (20 000 on these machines) bounds STREAMS to under 10 000 there.
 ulimit -n "$(ulimit -Hn)"
 start_upstream "$GAP_MS" 30000
+[ "$CALLERS" = h2 ] && export GATEWAY_HTTP2=true
 start_gateway
 
 status() { # label
-    local threads rss hwm upstream callers
+    local threads rss hwm upstream callers files
     threads=$(awk '/^Threads:/ {print $2}' /proc/$gw/status)
     rss=$(awk '/^VmRSS:/ {print $2}' /proc/$gw/status); hwm=$(awk '/^VmHWM:/ {print $2}' /proc/$gw/status)
     upstream=$(ss -Htn state established '( dport = :18080 )' | wc -l)
     callers=$(ss -Htn state established '( sport = :8080 )' | wc -l)
-    echo "$1: rss ${rss} kB, peak ${hwm} kB, threads ${threads}, upstream sockets ${upstream}, caller sockets ${callers}"
+    files=$(ls /proc/$gw/fd | wc -l)
+    echo "$(date +%T) $1: rss ${rss} kB, peak ${hwm} kB, threads ${threads}, upstream sockets ${upstream}," \
+        "caller sockets ${callers}, open files ${files}"
 }
 status "idle"
 
-echo "== $STREAMS concurrent streams for ${HOLD_S}s (each about $((GAP_MS * 20 / 1000))s long)"
-BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY taskset -c 1 wrk -t2 -c"$STREAMS" -d"${HOLD_S}s" \
-    --timeout 60s -s "$here/streams.lua" http://127.0.0.1:8080/api/v1/chat/completions > "$work/wrk.out" &
-wrk_pid=$!
-sleep $((HOLD_S / 2))
-status "holding"
-wait $wrk_pid || true
-grep -E "requests in|Socket errors|Non-2xx" "$work/wrk.out" || true
-sleep $((GAP_MS * 25 / 1000))
+body='{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello."}]}'
+if [ "$CALLERS" = h2 ]; then
+    echo "== $STREAMS concurrent streams over HTTP/2, $STREAMS_PER_CONNECTION on each connection"
+    echo "$body" > "$work/body.json"
+    # Every stream starts at once and runs to its end (20 events, GAP_MS apart).
+    taskset -c 1 h2load -n "$STREAMS" -c $((STREAMS / STREAMS_PER_CONNECTION)) -m "$STREAMS_PER_CONNECTION" \
+        -T 120 -N 120 -d "$work/body.json" -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \
+        http://127.0.0.1:8080/api/v1/chat/completions > "$work/load.out" 2>&1 &
+else
+    echo "== $STREAMS concurrent streams over HTTP/1.1 for ${HOLD_S}s (each about $((GAP_MS * 20 / 1000))s long)"
+    BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY taskset -c 1 wrk -t2 -c"$STREAMS" -d"${HOLD_S}s" \
+        --timeout 60s -s "$here/streams.lua" http://127.0.0.1:8080/api/v1/chat/completions > "$work/load.out" &
+fi
+load_pid=$!
+# Bounded: streams last GAP_MS * 20 once started; 60 looks are 5 minutes.
+for _ in $(seq 60); do
+    sleep 5
+    kill -0 $load_pid 2>/dev/null || break
+    status "holding"
+done
+wait $load_pid || true
+grep -E "requests in|Socket errors|Non-2xx|^requests:|^status codes:|time for request:|time to 1st byte:" \
+    "$work/load.out" || true
+sleep $((GAP_MS * 3 / 1000 + 2))
 status "after the streams"
 
-echo "== $ABORTS streams cut by the caller after 200 ms"
-seq "$ABORTS" | xargs -P 100 -I{} curl -s -o /dev/null --max-time 0.2 -H "Authorization: Bearer $KEY" \
+echo "== $ABORTS streams cut by the caller after 200 ms (it closes the connection)"
+curl_protocol=--http1.1
+[ "$CALLERS" = h2 ] && curl_protocol=--http2-prior-knowledge
+seq "$ABORTS" | xargs -P 100 -I{} curl "$curl_protocol" -s -o /dev/null --max-time 0.2 -H "Authorization: Bearer $KEY" \
     -H "Content-Type: application/json" \
     -d '{"model":"openai/gpt-4o-mini","stream":true,"messages":[]}' http://127.0.0.1:8080/api/v1/chat/completions || true
 sleep $((GAP_MS * 3 / 1000 + 2))
