@@ -28,10 +28,11 @@ start_upstream() {
 }
 
 # start_gateway: bin/gateway on 127.0.0.1:8080, CPU 0, its own SQLite file; waits until ready.
+# GATEWAY_HOME picks another unpacked distribution (another build, to compare two side by side).
 start_gateway() {
     GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
         OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL="jdbc:sqlite:$work/gateway.db" \
-        taskset -c 0 "$repo/distribution/target/gateway/bin/gateway" > "$work/gateway.log" 2>&1 &
+        taskset -c 0 "${GATEWAY_HOME:-$repo/distribution/target/gateway}/bin/gateway" > "$work/gateway.log" 2>&1 &
     gw=$!
     started+=($gw)
     for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:8080/observe/health/ready && return; sleep 0.1; done

@@ -25,6 +25,7 @@ import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.server.CallerProtocols;
 import io.aigw.runtime.store.UsageRecord;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.metrics.api.Metrics;

@@ -1,4 +1,4 @@
-package io.aigw.runtime;
+package io.aigw.runtime.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

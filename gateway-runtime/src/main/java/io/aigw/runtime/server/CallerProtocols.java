@@ -1,4 +1,4 @@
-package io.aigw.runtime;
+package io.aigw.runtime.server;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.config.Config;
@@ -29,8 +29,11 @@ import java.util.Set;
  * first bytes, and closes a connection neither claims without a word: a request line without a
  * version, or one longer than HTTP/1.1's limit on it, then got no answer. Here HTTP/1.1 takes every
  * connection that is not HTTP/2, so such a caller gets HTTP/1.1's 400 or 414, as with HTTP/1.1 alone.
+ *
+ * <p>An HTTP/1.1 connection is read through a {@link RestartingDataReader}, which keeps Helidon's
+ * reader from tying each request's bytes to the ones before it.
  */
-final class CallerProtocols implements ServerConnectionSelector {
+public final class CallerProtocols implements ServerConnectionSelector {
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerConnectionSelector http1;
@@ -49,7 +52,7 @@ final class CallerProtocols implements ServerConnectionSelector {
      * The one selector of the gateway's listener: HTTP/1.1 alone, or with {@code http2} both, each
      * set as {@code server.protocols.http_1_1} and {@code server.protocols.http_2} say ({@code protocols}).
      */
-    static CallerProtocols forCallers(Config protocols, boolean http2) {
+    public static CallerProtocols forCallers(Config protocols, boolean http2) {
         Http1ConnectionSelectorConfig.Builder http1 = Http1ConnectionSelector.builder()
                 .config(Http1Config.create(protocols.get("http_1_1")));
         if (!http2) {
@@ -83,10 +86,13 @@ final class CallerProtocols implements ServerConnectionSelector {
     /**
      * Reads no further than the first byte that differs from the preface (an HTTP/1.1 request's
      * first or second), and consumes nothing: the chosen protocol reads the connection from its start.
+     * (HTTP/2 keeps Helidon's reader: it is off by default, and its frames are another matter.)
      */
     @Override
     public ServerConnection connection(ConnectionContext context) {
-        return http2.filter(selector -> context.dataReader().startsWith(HTTP2_PREFACE)).orElse(http1)
-                .connection(context);
+        if (http2.isPresent() && context.dataReader().startsWith(HTTP2_PREFACE)) {
+            return http2.get().connection(context);
+        }
+        return http1.connection(new RestartingReaderConnection(context));
     }
 }

@@ -1,0 +1,143 @@
+package io.aigw.runtime.server;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataListener;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.LazyString;
+import java.nio.charset.Charset;
+import java.util.function.Supplier;
+
+/**
+ * A caller connection's reader that starts a new reader, with a chain of its own, each time all it
+ * had read is consumed: between two requests, as a rule.
+ *
+ * <p>Helidon's {@link DataReader} (4.4, and its main branch) links each chunk it reads to the
+ * previous one and drops a consumed chunk without unlinking it. Once one chunk of a connection is
+ * in the old generation (a full collection moves the current one there), every chunk the
+ * connection reads after it stays reachable from that dead chunk and is promoted in turn, until
+ * the next full collection, which starts it again: the old generation fills with request bytes,
+ * young collections copy them, and full collections come every few seconds. A reader that is
+ * dropped when empty leaves a dead chain that no longer grows.
+ */
+final class RestartingDataReader extends DataReader {
+    private final Supplier<byte[]> socket;
+    private DataReader current;
+    private DataListener<Object> listener;
+    private Object listenerContext;
+
+    @SuppressWarnings("removal") // Helidon's own readers are made the same way; this one holds no chain itself.
+    RestartingDataReader(Supplier<byte[]> socket) {
+        super(socket);
+        this.socket = socket;
+        this.current = DataReader.create(socket);
+    }
+
+    /** The reader to use now: a new one when the current one holds nothing unread. */
+    private DataReader current() {
+        if (current.available() == 0) {
+            current = DataReader.create(socket);
+            if (listener != null) {
+                current.listener(listener, listenerContext);
+            }
+        }
+        return current;
+    }
+
+    @Override
+    public int available() {
+        return current.available();
+    }
+
+    @Override
+    public void pullData() {
+        current().pullData();
+    }
+
+    @Override
+    public void skip(int lenToSkip) {
+        current().skip(lenToSkip);
+    }
+
+    @Override
+    public void ensureAvailable() {
+        current().ensureAvailable();
+    }
+
+    @Override
+    public byte read() {
+        return current().read();
+    }
+
+    @Override
+    public byte lookup() {
+        return current().lookup();
+    }
+
+    @Override
+    public boolean startsWithNewLine() {
+        return current().startsWithNewLine();
+    }
+
+    @Override
+    public boolean startsWith(byte[] prefix) {
+        return current().startsWith(prefix);
+    }
+
+    @Override
+    public BufferData readBuffer() {
+        return current().readBuffer();
+    }
+
+    @Override
+    public BufferData readBuffer(int length) {
+        return current().readBuffer(length);
+    }
+
+    @Override
+    public BufferData getBuffer(int length) {
+        return current().getBuffer(length);
+    }
+
+    @Override
+    public LazyString readLazyString(Charset charset, int len) {
+        return current().readLazyString(charset, len);
+    }
+
+    @Override
+    public String readAsciiString(int len) {
+        return current().readAsciiString(len);
+    }
+
+    @Override
+    public byte[] readBytes(int len) {
+        return current().readBytes(len);
+    }
+
+    @Override
+    public String readLine() throws IncorrectNewLineException {
+        return current().readLine();
+    }
+
+    @Override
+    public int findOrNewLine(byte b, int max) throws IncorrectNewLineException {
+        return current().findOrNewLine(b, max);
+    }
+
+    @Override
+    public String debugDataHex() {
+        return current.debugDataHex();
+    }
+
+    @Override
+    public int findNewLine(int max) throws IncorrectNewLineException {
+        return current().findNewLine(max);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> void listener(DataListener<T> listener, T context) {
+        this.listener = (DataListener<Object>) listener;
+        this.listenerContext = context;
+        current.listener(listener, context);
+    }
+}
