@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Does one full collection under keep-alive load leave the old generation filling? Starts the
+# gateway (AOT cache off, the shipped JVM options unless GATEWAY_JAVA_OPTS says otherwise), keeps
+# CONNS (32) keep-alive connections busy for 45 s, forces a full collection 10 s in, then prints
+# the old generation and the collections every 5 s. Helidon's own reader of a caller's connection
+# made the old generation grow after it (see RestartingDataReader); GATEWAY_HOME runs another build.
+# Uses ../../../shared/bench (run its setup.sh once). Loopback only, bounded, stops what it started.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+export GATEWAY_AOT_CACHE=off BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
+export GATEWAY_JAVA_OPTS=${GATEWAY_JAVA_OPTS:-"-XX:+UseSerialGC -Xmx64m -XX:ReservedCodeCacheSize=48m -Xss512k"}
+java_bin=$("$repo/distribution/target/gateway/bin/find-java" 21)/bin
+start_upstream 10
+start_gateway
+BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t2 -c"${CONNS:-32}" -d45s --timeout 5s -s "$bench/wrk/chat.lua" \
+    http://127.0.0.1:8080/api/v1/chat/completions > /dev/null &
+load_pid=$!
+sleep 10
+"$java_bin/jcmd" "$gw" GC.run > /dev/null
+for i in $(seq 7); do
+    sleep 5
+    "$java_bin/jstat" -gc "$gw" | awk -v t=$((i * 5)) 'NR == 2 {printf "+%ss: old generation %.1f MB, young %s (%s s), full %s (%s s)\n", t, $8 / 1024, $13, $14, $15, $16}'
+done
+wait $load_pid
+jq -c '{rps: (.rps | floor), p50_ms, p99_ms}' "$work/wrk.json"
+echo "peak RSS: $(awk '/^VmHWM:/ {print int($2 / 1024)}' /proc/$gw/status) MB"
