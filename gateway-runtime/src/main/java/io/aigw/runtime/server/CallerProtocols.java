@@ -30,8 +30,8 @@ import java.util.Set;
  * version, or one longer than HTTP/1.1's limit on it, then got no answer. Here HTTP/1.1 takes every
  * connection that is not HTTP/2, so such a caller gets HTTP/1.1's 400 or 414, as with HTTP/1.1 alone.
  *
- * <p>An HTTP/1.1 connection is read through a {@link RestartingDataReader}, which keeps Helidon's
- * reader from tying each request's bytes to the ones before it.
+ * <p>Either protocol reads the connection through a {@link RestartingDataReader}, which keeps
+ * Helidon's reader from tying each request's (or frame's) bytes to the ones before it.
  */
 public final class CallerProtocols implements ServerConnectionSelector {
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -86,13 +86,11 @@ public final class CallerProtocols implements ServerConnectionSelector {
     /**
      * Reads no further than the first byte that differs from the preface (an HTTP/1.1 request's
      * first or second), and consumes nothing: the chosen protocol reads the connection from its start.
-     * (HTTP/2 keeps Helidon's reader: it is off by default, and its frames are another matter.)
      */
     @Override
     public ServerConnection connection(ConnectionContext context) {
-        if (http2.isPresent() && context.dataReader().startsWith(HTTP2_PREFACE)) {
-            return http2.get().connection(context);
-        }
-        return http1.connection(new RestartingReaderConnection(context));
+        boolean http2Preface = http2.isPresent() && context.dataReader().startsWith(HTTP2_PREFACE);
+        ConnectionContext connection = new RestartingReaderConnection(context);
+        return http2Preface ? http2.get().connection(connection) : http1.connection(connection);
     }
 }
