@@ -1,7 +1,6 @@
 package io.aigw.runtime.server;
 
 import io.helidon.common.buffers.BufferData;
-import io.helidon.common.buffers.DataListener;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.LazyString;
 import java.nio.charset.Charset;
@@ -9,7 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * A caller connection's reader that starts a new reader, with a chain of its own, each time all it
- * had read is consumed: between two requests, as a rule.
+ * had read is consumed: between two requests on a connection whose caller waits for each answer, as
+ * the SDKs do. A reader kept busy (pipelined requests, HTTP/2 frames that straddle two reads) starts
+ * afresh only when a read happens to end where a request or frame does.
  *
  * <p>Helidon's {@link DataReader} (4.4, and its main branch) links each chunk it reads to the
  * previous one and drops a consumed chunk without unlinking it. Once one chunk of a connection is
@@ -18,12 +19,14 @@ import java.util.function.Supplier;
  * the next full collection, which starts it again: the old generation fills with request bytes,
  * young collections copy them, and full collections come every few seconds. A reader that is
  * dropped when empty leaves a dead chain that no longer grows.
+ *
+ * <p>A listener set with {@link #listener} stays with this object's own, unused state: Helidon's
+ * reader (4.4) keeps one but never calls it.
  */
 final class RestartingDataReader extends DataReader {
     private final Supplier<byte[]> socket;
     private DataReader current;
-    private DataListener<Object> listener;
-    private Object listenerContext;
+    private int restarts;
 
     @SuppressWarnings("removal") // Helidon's own readers are made the same way; this one holds no chain itself.
     RestartingDataReader(Supplier<byte[]> socket) {
@@ -36,11 +39,14 @@ final class RestartingDataReader extends DataReader {
     private DataReader current() {
         if (current.available() == 0) {
             current = DataReader.create(socket);
-            if (listener != null) {
-                current.listener(listener, listenerContext);
-            }
+            restarts++;
         }
         return current;
+    }
+
+    /** How many times a new reader was started. */
+    int restarts() {
+        return restarts;
     }
 
     @Override
@@ -131,13 +137,5 @@ final class RestartingDataReader extends DataReader {
     @Override
     public int findNewLine(int max) throws IncorrectNewLineException {
         return current().findNewLine(max);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public <T> void listener(DataListener<T> listener, T context) {
-        this.listener = (DataListener<Object>) listener;
-        this.listenerContext = context;
-        current.listener(listener, context);
     }
 }

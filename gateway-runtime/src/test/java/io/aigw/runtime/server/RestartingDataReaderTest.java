@@ -28,6 +28,21 @@ public final class RestartingDataReaderTest {
     }
 
     @Test
+    void aNewReaderStartsOnlyOnceAllThatWasReadIsConsumed() {
+        RestartingDataReader reader = new RestartingDataReader(reads("GET /a HTTP/1.1\r\n\r\n", "GET /b HT",
+                "TP/1.1\r\n\r\n"));
+        assertEquals("GET /a HTTP/1.1", reader.readLine());
+        int before = reader.restarts();
+
+        assertEquals("", reader.readLine()); // the first read still holds this line's end
+        assertEquals(before, reader.restarts());
+        assertEquals("GET /b HTTP/1.1", reader.readLine()); // all consumed: a new reader, which reads on
+        assertEquals(before + 1, reader.restarts());
+        assertEquals("", reader.readLine());
+        assertEquals(before + 1, reader.restarts());
+    }
+
+    @Test
     void aBodyOfKnownLengthIsReadAcrossReadsByteForByte() {
         DataReader reader = new RestartingDataReader(reads("{\"model\":", "\"openai/gpt-5\"}", "next"));
 
