@@ -96,6 +96,11 @@ public final class Gateway implements AutoCloseable {
      * @throws io.aigw.runtime.store.StoreException          when the database cannot be opened
      */
     public static Gateway start(Settings settings, List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
+        if (settings.node("server.protocols").exists()) {
+            // Helidon would add its own selectors for them, behind the gateway's (see CallerProtocols).
+            throw new ConfigurationException("server.protocols is not used by the gateway: set HTTP/1.1 and HTTP/2"
+                    + " options under gateway.protocols.http_1_1 and gateway.protocols.http_2 instead.");
+        }
         List<Provider> providers = new ProviderFactory(settings).create(plugins);
         RoutingTable routing = RoutingTable.of(providers);
         LOG.log(Level.INFO, ProviderTable.render(routing));
@@ -158,9 +163,8 @@ public final class Gateway implements AutoCloseable {
                 .maxTcpConnections(maxCallerConnections(maxConcurrent))
                 .config(settings.node("server"))
                 // The protocols are chosen here, not discovered: see CallerProtocols.
-                .protocols(List.of())
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(CallerProtocols.forCallers(settings.node("server.protocols"),
+                .addConnectionSelector(CallerProtocols.forCallers(settings.node("gateway.protocols"),
                         settings.getBoolean("gateway.http2", false)))
                 .host(settings.get("gateway.host", "0.0.0.0"))
                 .port(settings.getInt("gateway.port", 8080))

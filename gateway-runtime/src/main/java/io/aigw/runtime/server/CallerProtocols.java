@@ -11,7 +11,6 @@ import io.helidon.webserver.http2.Http2ConnectionSelector;
 import io.helidon.webserver.http2.Http2Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -28,14 +27,13 @@ import java.util.Set;
  * <p>Helidon, given both protocols, picks by asking each whether it recognises the connection's
  * first bytes, and closes a connection neither claims without a word: a request line without a
  * version, or one longer than HTTP/1.1's limit on it, then got no answer. Here HTTP/1.1 takes every
- * connection that is not HTTP/2, so such a caller gets HTTP/1.1's 400 or 414, as with HTTP/1.1 alone.
+ * connection that is not HTTP/2 ({@link FirstBytesConnection}), so such a caller gets HTTP/1.1's
+ * 400 or 414, as with HTTP/1.1 alone.
  *
  * <p>Either protocol reads the connection through a {@link RestartingDataReader}, which keeps
- * Helidon's reader from tying each request's (or frame's) bytes to the ones before it.
+ * Helidon's reader from tying each request's bytes to the ones before it.
  */
 public final class CallerProtocols implements ServerConnectionSelector {
-    private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
-
     private final ServerConnectionSelector http1;
     private final Optional<ServerConnectionSelector> http2;
     private final Set<String> applicationProtocols;
@@ -50,7 +48,8 @@ public final class CallerProtocols implements ServerConnectionSelector {
 
     /**
      * The one selector of the gateway's listener: HTTP/1.1 alone, or with {@code http2} both, each
-     * set as {@code server.protocols.http_1_1} and {@code server.protocols.http_2} say ({@code protocols}).
+     * set as {@code gateway.protocols.http_1_1} and {@code gateway.protocols.http_2} say
+     * ({@code protocols}). Helidon's own {@code server.protocols} would add selectors of Helidon's.
      */
     public static CallerProtocols forCallers(Config protocols, boolean http2) {
         Http1ConnectionSelectorConfig.Builder http1 = Http1ConnectionSelector.builder()
@@ -83,14 +82,10 @@ public final class CallerProtocols implements ServerConnectionSelector {
         return applicationProtocols;
     }
 
-    /**
-     * Reads no further than the first byte that differs from the preface (an HTTP/1.1 request's
-     * first or second), and consumes nothing: the chosen protocol reads the connection from its start.
-     */
     @Override
     public ServerConnection connection(ConnectionContext context) {
-        boolean http2Preface = http2.isPresent() && context.dataReader().startsWith(HTTP2_PREFACE);
         ConnectionContext connection = new RestartingReaderConnection(context);
-        return http2Preface ? http2.get().connection(connection) : http1.connection(connection);
+        return http2.<ServerConnection>map(selector -> new FirstBytesConnection(connection, http1, selector))
+                .orElseGet(() -> http1.connection(connection));
     }
 }

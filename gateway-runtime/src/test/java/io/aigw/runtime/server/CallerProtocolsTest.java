@@ -1,18 +1,22 @@
 package io.aigw.runtime.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +37,11 @@ public final class CallerProtocolsTest {
             + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hel\"}}]}\n\n";
     private static final String DONE = "data: [DONE]\n\n";
 
+    /** What an HTTP/2 client with prior knowledge sends first: the preface, then its (empty) SETTINGS. */
+    private static final byte[] PREFACE_AND_EMPTY_SETTINGS = concat(
+            "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
+            new byte[] {0, 0, 0, 0x4, 0, 0, 0, 0, 0});
+
     private final HttpClient http2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
     private ScriptedUpstream upstream;
     private TestGateway gateway;
@@ -44,7 +53,7 @@ public final class CallerProtocolsTest {
                         "providers.openai.base-url", upstream.baseUrl(),
                         "gateway.max-body-size", "1024",
                         "gateway.http2", "true",
-                        "server.protocols.http_1_1.max-prologue-length", "256"),
+                        "gateway.protocols.http_1_1.max-prologue-length", "256"),
                 Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
     }
 
@@ -147,11 +156,44 @@ public final class CallerProtocolsTest {
     }
 
     @Test
-    void httpOneSettingsUnderServerProtocolsApply() throws Exception {
+    void httpOneSettingsUnderGatewayProtocolsApply() throws Exception {
         HttpResponse<String> tooLong = http2.send(gateway.request("/api/v1/models?q=" + "x".repeat(300)).build(),
                 HttpResponse.BodyHandlers.ofString());
 
         assertEquals(414, tooLong.statusCode(), tooLong.body());
+    }
+
+    @Test
+    void helidonsOwnProtocolSettingsAreRefusedNamingWhereTheyBelong() {
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> TestGateway.start(
+                Map.of("server.protocols.http_2.max-concurrent-streams", "100"), Map.of()));
+
+        assertTrue(refused.getMessage().contains("gateway.protocols.http_2"), refused.getMessage());
+    }
+
+    @Test
+    void aConnectionOpeningWithHttp2sPrefaceIsAnsweredInHttp2() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", gateway.gateway().port())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write(PREFACE_AND_EMPTY_SETTINGS);
+
+            byte[] frameHeader = socket.getInputStream().readNBytes(9);
+            assertEquals(9, frameHeader.length);
+            assertEquals(0x4, frameHeader[3], "the server's first frame is its SETTINGS");
+        }
+    }
+
+    @Test
+    void withoutTheSettingHttp2sPrefaceIsAnsweredByHttp11() throws Exception {
+        try (TestGateway http11Only = TestGateway.start(Map.of("providers.openai.base-url", upstream.baseUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+             Socket socket = new Socket("127.0.0.1", http11Only.gateway().port())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write(PREFACE_AND_EMPTY_SETTINGS);
+
+            String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertTrue(answer.startsWith("HTTP/1.1 4") || answer.startsWith("HTTP/1.1 5"), answer);
+        }
     }
 
     /** The JDK's client asks for h2c on its first request and then sends every later one over HTTP/2. */
@@ -167,5 +209,11 @@ public final class CallerProtocolsTest {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 }
