@@ -15,6 +15,10 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 STREAMS=${STREAMS:-10000} GAP_MS=${GAP_MS:-1000} ABORTS=${ABORTS:-1000}
 CALLERS=${CALLERS:-h2} STREAMS_PER_CONNECTION=${STREAMS_PER_CONNECTION:-100} HOLD_S=${HOLD_S:-30}
+if [ "$CALLERS" = h2 ] && ! command -v h2load > /dev/null; then
+    echo "streams.sh: HTTP/2 callers need h2load (Debian: apt-get install nghttp2-client), or run with CALLERS=http1" >&2
+    exit 1
+fi
 # A stream holds an upstream socket in the gateway, and over HTTP/1.1 a caller's socket too: this
 # process's file limit (20 000 on these machines) bounds STREAMS to under 10 000 there.
 ulimit -n "$(ulimit -Hn)"
