@@ -38,10 +38,11 @@ status() { # label
 }
 status "idle"
 
-body='{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello."}]}'
 if [ "$CALLERS" = h2 ]; then
     echo "== $STREAMS concurrent streams over HTTP/2, $STREAMS_PER_CONNECTION on each connection"
-    echo "$body" > "$work/body.json"
+    # The body streams.lua sends for HTTP/1.1.
+    echo '{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello."}]}' \
+        > "$work/body.json"
     # Every stream starts at once and runs to its end (20 events, GAP_MS apart).
     taskset -c 1 h2load -n "$STREAMS" -c $((STREAMS / STREAMS_PER_CONNECTION)) -m "$STREAMS_PER_CONNECTION" \
         -T 120 -N 120 -d "$work/body.json" -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \

@@ -120,8 +120,7 @@ public final class CallerProtocolsTest {
 
     @Test
     void withoutTheSettingACallerAskingForHttp2IsAnsweredOverHttp11() throws Exception {
-        try (TestGateway http11Only = TestGateway.start(Map.of("providers.openai.base-url", upstream.baseUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"))) {
+        try (TestGateway http11Only = startWithoutHttp2()) {
             HttpResponse<String> models = http2.send(HttpRequest.newBuilder(http11Only.uri("/api/v1/models"))
                     .header("Authorization", "Bearer " + TestGateway.KEY).build(), HttpResponse.BodyHandlers.ofString());
 
@@ -185,8 +184,7 @@ public final class CallerProtocolsTest {
 
     @Test
     void withoutTheSettingHttp2sPrefaceIsAnsweredByHttp11() throws Exception {
-        try (TestGateway http11Only = TestGateway.start(Map.of("providers.openai.base-url", upstream.baseUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+        try (TestGateway http11Only = startWithoutHttp2();
              Socket socket = new Socket("127.0.0.1", http11Only.gateway().port())) {
             socket.setSoTimeout((int) WAIT.toMillis());
             socket.getOutputStream().write(PREFACE_AND_EMPTY_SETTINGS);
@@ -194,6 +192,12 @@ public final class CallerProtocolsTest {
             String answer = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
             assertTrue(answer.startsWith("HTTP/1.1 4") || answer.startsWith("HTTP/1.1 5"), answer);
         }
+    }
+
+    /** A gateway on the same upstream with gateway.http2 left at its default, off. */
+    private TestGateway startWithoutHttp2() {
+        return TestGateway.start(Map.of("providers.openai.base-url", upstream.baseUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
     }
 
     /** The JDK's client asks for h2c on its first request and then sends every later one over HTTP/2. */
