@@ -29,14 +29,6 @@ final class SchemaMigrations {
     /** Flyway's default, named here so that the check and Flyway read the same table. */
     static final String HISTORY_TABLE = "flyway_schema_history";
 
-    /**
-     * Set by bin/gateway on the run that records the JVM's AOT cache. Flyway then runs even when
-     * there is nothing to do, so that its classes are in the cache for the start that needs them
-     * (a new database, a schema change); left out of the cache, they would cost that start more
-     * than the check saves.
-     */
-    private static final boolean RECORDING_AOT_CACHE = Boolean.getBoolean("gateway.aot-recording");
-
     private SchemaMigrations() {
     }
 
@@ -46,7 +38,7 @@ final class SchemaMigrations {
      * @return whether Flyway ran; false when the schema history showed every migration applied
      */
     static boolean bringUpToDate(DataSource dataSource, List<JavaMigration> migrations) {
-        if (!RECORDING_AOT_CACHE && isUpToDate(dataSource, migrations)) {
+        if (isUpToDate(dataSource, migrations)) {
             return false;
         }
         flyway(dataSource, migrations).migrate();
