@@ -393,15 +393,13 @@ public final class ChatRequest implements UpstreamRequest {
         int byteAt = 0;
         int previousEnd = -1;
         for (Member member : members) {
-            int[] marks = {member.keyStart(), member.valueStart(), member.valueEnd()};
-            int[] bytes = new int[3];
-            for (int i = 0; i < 3; i++) {
-                byteAt += utf8Length(text, charAt, marks[i]);
-                charAt = marks[i];
-                bytes[i] = byteAt;
-            }
-            converted.add(new Member(member.name(), bytes[0], bytes[1], bytes[2], previousEnd));
-            previousEnd = bytes[2];
+            int keyStart = byteAt + utf8Length(text, charAt, member.keyStart());
+            int valueStart = keyStart + utf8Length(text, member.keyStart(), member.valueStart());
+            int valueEnd = valueStart + utf8Length(text, member.valueStart(), member.valueEnd());
+            converted.add(new Member(member.name(), keyStart, valueStart, valueEnd, previousEnd));
+            charAt = member.valueEnd();
+            byteAt = valueEnd;
+            previousEnd = valueEnd;
         }
         return converted;
     }

@@ -35,41 +35,55 @@ public final class AccessLog implements AutoCloseable {
                         int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
                         long totalTokens) {
 
-        String toJson() {
-            StringBuilder line = new StringBuilder(320).append('{');
-            text(line, "time", time.toString());
-            text(line, "request_id", requestId);
-            text(line, "method", method);
-            text(line, "path", path);
+        /**
+         * Appends the entry's line, without its newline, to {@code line}, which may hold the lines
+         * before it: a batch is built in one buffer, not a string for each line.
+         */
+        void appendJson(StringBuilder line) {
+            int start = line.length();
+            line.append('{');
+            text(line, start, "time", time.toString());
+            text(line, start, "request_id", requestId);
+            text(line, start, "method", method);
+            text(line, start, "path", path);
             line.append(",\"status\":").append(status);
-            line.append(",\"latency_ms\":").append(millis(latencyMicros));
-            text(line, "key_id", keyId);
-            text(line, "model", model);
-            text(line, "provider", provider);
-            text(line, "upstream_model", upstreamModel);
+            line.append(",\"latency_ms\":");
+            millis(line, latencyMicros);
+            text(line, start, "key_id", keyId);
+            text(line, start, "model", model);
+            text(line, start, "provider", provider);
+            text(line, start, "upstream_model", upstreamModel);
             if (stream != null) {
                 line.append(",\"stream\":").append(stream).append(",\"fallbacks\":").append(fallbacks);
             }
             if (firstByteMicros >= 0) {
-                line.append(",\"first_byte_ms\":").append(millis(firstByteMicros));
+                line.append(",\"first_byte_ms\":");
+                millis(line, firstByteMicros);
             }
             if (totalTokens >= 0) {
                 line.append(",\"prompt_tokens\":").append(promptTokens)
                         .append(",\"completion_tokens\":").append(completionTokens)
                         .append(",\"total_tokens\":").append(totalTokens);
             }
-            return line.append('}').toString();
+            line.append('}');
         }
 
-        private static String millis(long micros) {
-            return micros / 1000 + "." + Long.toString(1000 + micros % 1000).substring(1);
+        /** Microseconds as milliseconds with three decimals. */
+        private static void millis(StringBuilder line, long micros) {
+            long fraction = micros % 1000;
+            line.append(micros / 1000).append('.');
+            if (fraction < 100) {
+                line.append(fraction < 10 ? "00" : "0");
+            }
+            line.append(fraction);
         }
 
-        private static void text(StringBuilder line, String name, String value) {
+        /** A string member; {@code start} is where the line begins in {@code line}, at its opening brace. */
+        private static void text(StringBuilder line, int start, String name, String value) {
             if (value == null) {
                 return;
             }
-            if (line.length() > 1) {
+            if (line.length() > start + 1) {
                 line.append(',');
             }
             line.append('"').append(name).append("\":\"");
@@ -93,7 +107,10 @@ public final class AccessLog implements AutoCloseable {
 
     private static void write(OutputStream out, List<Entry> entries) {
         StringBuilder text = new StringBuilder(entries.size() * 320);
-        entries.forEach(entry -> text.append(entry.toJson()).append('\n'));
+        for (Entry entry : entries) {
+            entry.appendJson(text);
+            text.append('\n');
+        }
         try {
             out.write(text.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();

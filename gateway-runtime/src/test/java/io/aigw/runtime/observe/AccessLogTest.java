@@ -1,0 +1,37 @@
+package io.aigw.runtime.observe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The lines the access log writes, byte for byte, as a log shipper reads them. */
+final class AccessLogTest {
+    private static final Instant TIME = Instant.parse("2026-11-24T15:30:00.123456Z");
+
+    @Test
+    void eachEntryIsOneJsonLineWithAbsentValuesLeftOutAndMillisecondsToThreeDecimals() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (AccessLog log = new AccessLog(out)) {
+            log.log(new AccessLog.Entry(TIME, "req-1", "POST", "/api/v1/chat/completions", 200, 12_005,
+                    "key-7", "openai/gpt-5", "openai", "gpt-5", true, 1, 1_040, 11, 22, 33));
+            log.log(new AccessLog.Entry(TIME, "req-2", "GET", "/api/v1/models", 401, 7,
+                    null, null, null, null, null, 0, -1, -1, -1, -1));
+            log.log(new AccessLog.Entry(TIME, "req-\"3\"\\\n", "POST", "/x", 404, 3_000_400,
+                    null, "caf\u00e9", null, null, false, 0, -1, -1, -1, -1));
+        }
+
+        assertEquals("""
+                {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-1","method":"POST",\
+                "path":"/api/v1/chat/completions","status":200,"latency_ms":12.005,"key_id":"key-7",\
+                "model":"openai/gpt-5","provider":"openai","upstream_model":"gpt-5","stream":true,\
+                "fallbacks":1,"first_byte_ms":1.040,"prompt_tokens":11,"completion_tokens":22,"total_tokens":33}
+                {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-2","method":"GET",\
+                "path":"/api/v1/models","status":401,"latency_ms":0.007}
+                {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-\\"3\\"\\\\\\u000a","method":"POST",\
+                "path":"/x","status":404,"latency_ms":3000.400,"model":"café","stream":false,"fallbacks":0}
+                """, out.toString(StandardCharsets.UTF_8));
+    }
+}
