@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Does one full collection under keep-alive load leave the old generation filling? Starts the
 # gateway (AOT cache off; the JVM options bin/gateway shipped when the figures in BENCHMARKS.md were
-# made, unless GATEWAY_JAVA_OPTS says otherwise), keeps
-# CONNS (32) keep-alive connections busy for 45 s, forces a full collection 10 s in, then prints
-# the old generation and the collections every 5 s. Helidon's own reader of a caller's connection
-# made the old generation grow after it (see RestartingDataReader); GATEWAY_HOME runs another build.
+# made, unless GATEWAY_JAVA_OPTS says otherwise), keeps CONNS (32) keep-alive connections busy for
+# 45 s, forces a full collection 10 s in, then prints the old generation and the collections every
+# 5 s. Helidon's own reader of a caller's connection made the old generation grow after it (see
+# RestartingDataReader); GATEWAY_HOME runs another build.
 # Uses ../../../shared/bench (run its setup.sh once). Loopback only, bounded, stops what it started.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
