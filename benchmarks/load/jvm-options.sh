@@ -11,12 +11,10 @@ source "$(dirname "$0")/common.sh"
 WARM_S=${WARM_S:-30} RUN_S=${RUN_S:-15}
 export GATEWAY_AOT_CACHE=${GATEWAY_AOT_CACHE:-off} BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
 jstat=$("$repo/distribution/target/gateway/bin/find-java" 21)/bin/jstat
-url=http://127.0.0.1:8080/api/v1/chat/completions
 start_upstream 10
 
 load() { # SECONDS CONNECTIONS: one wrk run; prints its summary
-    BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t"$(( $2 < 2 ? $2 : 2 ))" -c"$2" -d"$1s" --timeout 5s \
-        -s "$bench/wrk/chat.lua" "$url" > /dev/null
+    wrk_for "$1" "$2"
     jq -c '{rps: (.rps | floor), p50_ms, p90_ms, p99_ms, max_ms, non_2xx, socket_errors}' "$work/wrk.json"
 }
 collections() { # young and full collections so far, and the seconds they took

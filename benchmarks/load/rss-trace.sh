@@ -31,24 +31,22 @@ sample() {
         END { printf "%.1f %d %d %d\n", now, total / 1024, kb["heap"] / 1024, kb["aot"] / 1024 }
     ' "/proc/$gw/smaps" 2>/dev/null || true
 }
+# Samples until the gateway exits (stop_started ends it when this script does).
 (while kill -0 "$gw" 2>/dev/null; do sample; sleep 0.2; done) > "$work/trace" &
-sampler=$!
 
 phases=()
 load() { # LABEL SECONDS CONNECTIONS
     phases+=("$1 $(date +%s.%N)")
-    BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t"$(( $3 < 2 ? $3 : 2 ))" -c"$3" -d"$2s" --timeout 5s \
-        -s "$bench/wrk/chat.lua" http://127.0.0.1:8080/api/v1/chat/completions > /dev/null
+    wrk_for "$2" "$3"
 }
 load "warm-up at $WARM_CONNS" "$WARM_S" "$WARM_CONNS"
 for connections in 1 32 256; do load "$connections connections" "$RUN_S" "$connections"; done
 phases+=("end $(date +%s.%N)")
 hwm=$(awk '/^VmHWM:/ {print int($2 / 1024)}' "/proc/$gw/status")
-kill "$sampler" 2>/dev/null || true
 
 echo "phase                 highest RSS MB   heap MB   AOT cache MB"
 for i in $(seq 0 $((${#phases[@]} - 2))); do
-    read -r from <<< "${phases[$i]##* }"; read -r to <<< "${phases[$((i + 1))]##* }"
+    from=${phases[$i]##* } to=${phases[$((i + 1))]##* }
     awk -v from="$from" -v to="$to" -v label="${phases[$i]% *}" '
         $1 >= from && $1 < to { if ($2 > rss) rss = $2; if ($3 > heap) heap = $3; if ($4 > aot) aot = $4 }
         END { printf "%-20s %15d %9d %14d\n", label, rss, heap, aot }' "$work/trace"
