@@ -21,7 +21,8 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
     /**
      * Reads {@code usage} from a chat completion JSON object; empty if absent or null. Only the
      * {@code usage} object is parsed: it is found as the last {@code "usage"} key followed by an
-     * object (quotes inside JSON strings are escaped, so message text cannot look like it).
+     * object (quotes inside JSON strings are escaped, so message text cannot look like it). The
+     * usual object is read without a parser; a JSON parser reads any other.
      */
     static Optional<TokenUsage> from(byte[] json, int offset, int length) {
         int end = offset + length;
@@ -30,7 +31,8 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
             if (i < end && json[i] == ':') {
                 i = skipBlanks(json, i + 1, end);
                 if (i < end && json[i] == '{') {
-                    return parseObject(json, i, end);
+                    TokenUsage usage = UsageObjectReader.read(json, i, end);
+                    return usage != null ? Optional.of(usage) : parseObject(json, i, end);
                 }
             }
         }
