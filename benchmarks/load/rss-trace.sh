@@ -34,21 +34,22 @@ sample() {
 # Samples until the gateway exits (stop_started ends it when this script does).
 (while kill -0 "$gw" 2>/dev/null; do sample; sleep 0.2; done) > "$work/trace" &
 
-phases=()
+phases=() results=()
 load() { # LABEL SECONDS CONNECTIONS
     phases+=("$1 $(date +%s.%N)")
     wrk_for "$2" "$3"
+    results+=("$(jq -r '"\(.rps | floor) \(.p99_ms) \(.non_2xx + .socket_errors)"' "$work/wrk.json")")
 }
 load "warm-up at $WARM_CONNS" "$WARM_S" "$WARM_CONNS"
 for connections in 1 32 256; do load "$connections connections" "$RUN_S" "$connections"; done
 phases+=("end $(date +%s.%N)")
 hwm=$(awk '/^VmHWM:/ {print int($2 / 1024)}' "/proc/$gw/status")
 
-echo "phase                 highest RSS MB   heap MB   AOT cache MB"
+echo "phase                 highest RSS MB   heap MB   AOT cache MB     req/s   p99 ms   errors"
 for i in $(seq 0 $((${#phases[@]} - 2))); do
     from=${phases[$i]##* } to=${phases[$((i + 1))]##* }
-    awk -v from="$from" -v to="$to" -v label="${phases[$i]% *}" '
+    awk -v from="$from" -v to="$to" -v label="${phases[$i]% *}" -v wrk="${results[$i]}" '
         $1 >= from && $1 < to { if ($2 > rss) rss = $2; if ($3 > heap) heap = $3; if ($4 > aot) aot = $4 }
-        END { printf "%-20s %15d %9d %14d\n", label, rss, heap, aot }' "$work/trace"
+        END { split(wrk, w, " "); printf "%-20s %15d %9d %14d %9d %8.2f %8d\n", label, rss, heap, aot, w[1], w[2], w[3] }' "$work/trace"
 done
 echo "peak RSS (VmHWM): $hwm MB"
