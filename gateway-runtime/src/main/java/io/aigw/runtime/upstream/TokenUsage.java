@@ -66,7 +66,8 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
         return -1;
     }
 
-    private static int skipBlanks(byte[] json, int from, int end) {
+    /** The first index from {@code from} that is not JSON white space, or {@code end}. */
+    static int skipBlanks(byte[] json, int from, int end) {
         int i = from;
         while (i < end && (json[i] == ' ' || json[i] == '\t' || json[i] == '\n' || json[i] == '\r')) {
             i++;

@@ -6,8 +6,8 @@ import java.util.Arrays;
 /**
  * Reads the three token counts of a {@code usage} object straight from the answer's bytes, in one
  * pass over its members, skipping every other value. Every non-streamed answer goes through here
- * after it reached the caller; a JSON parser would build a tree for three numbers, and its code,
- * inlined into the request path, made that path's compilation half again as large.
+ * after it reached the caller; a JSON parser built a tree for three numbers, and its code was 75
+ * of the 180 methods C2 inlined into the request path's largest compilation.
  *
  * <p>Reads only the usual shape: keys without escapes and counts written as plain integers. On
  * anything else it gives up and returns null, and the caller parses the object properly. Values it
@@ -48,7 +48,7 @@ final class UsageObjectReader {
         long total = -1;
         at++;
         skipBlanks();
-        if (at < end && json[at] == '}') {
+        if (isAt('}')) {
             return new TokenUsage(prompt, completion, total);
         }
         while (true) {
@@ -87,16 +87,16 @@ final class UsageObjectReader {
         }
     }
 
-    /** A count: the integer at this position, -1 for another kind of value, GIVE_UP for any other number. */
+    /** A count: the integer here, -1 for another kind of value, GIVE_UP for another number or a malformed value. */
     private long count() {
-        if (at >= end || (json[at] != '-' && (json[at] < '0' || json[at] > '9'))) {
+        if (at >= end || (json[at] != '-' && !isDigit(json[at]))) {
             return skipValue() ? -1 : GIVE_UP;
         }
         boolean negative = json[at] == '-';
         int digits = negative ? at + 1 : at;
         int i = digits;
         long value = 0;
-        while (i < end && json[i] >= '0' && json[i] <= '9') {
+        while (i < end && isDigit(json[i])) {
             value = value * 10 + (json[i] - '0');
             i++;
         }
@@ -120,7 +120,7 @@ final class UsageObjectReader {
             case 't' -> skipLiteral(TRUE);
             case 'f' -> skipLiteral(FALSE);
             case 'n' -> skipLiteral(NULL);
-            default -> skipNumber();
+            default -> (json[at] == '-' || isDigit(json[at])) && skipNumber();
         };
     }
 
@@ -180,16 +180,18 @@ final class UsageObjectReader {
     private boolean skipNumber() {
         int start = at;
         while (at < end && (json[at] == '-' || json[at] == '+' || json[at] == '.' || json[at] == 'e'
-                || json[at] == 'E' || (json[at] >= '0' && json[at] <= '9'))) {
+                || json[at] == 'E' || isDigit(json[at]))) {
             at++;
         }
         return at > start;
     }
 
     private void skipBlanks() {
-        while (at < end && (json[at] == ' ' || json[at] == '\t' || json[at] == '\n' || json[at] == '\r')) {
-            at++;
-        }
+        at = TokenUsage.skipBlanks(json, at, end);
+    }
+
+    private static boolean isDigit(byte b) {
+        return b >= '0' && b <= '9';
     }
 
     private boolean isAt(char c) {

@@ -65,6 +65,8 @@ public final class TokenUsageTest {
         for (String answer : new String[] {
                 "{\"usage\":{\"prompt_tokens\":12,",
                 "{\"usage\":{\"prompt_tokens\":012}}",
+                "{\"usage\":{\"prompt_tokens\":+12}}",
+                "{\"usage\":{\"ratio\":.5,\"prompt_tokens\":12}}",
                 "{\"usage\":{\"prompt_tokens\" 12}}",
                 "{\"usage\":{\"flag\":tru,\"prompt_tokens\":1}}",
                 "{\"usage\":{\"prompt_tokens\":1 \"total_tokens\":2}}",
