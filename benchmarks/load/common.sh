@@ -37,18 +37,19 @@ wrk_for() {
 # start_gateway: bin/gateway on 127.0.0.1:8080, CPU 0, its own SQLite file; waits until ready.
 # GATEWAY_HOME picks another unpacked distribution (another build, to compare two side by side).
 start_gateway() {
+    local gateway=${GATEWAY_HOME:-$repo/distribution/target/gateway}/bin/gateway
+    local database="jdbc:sqlite:$work/gateway.db"
     # A new database, brought up to date first as bin/gateway's first start does: the measured
     # start is then any later one, which loads no migration tool (Flyway and the Jackson it uses
     # are about 940 classes, which a start with a migration due loads from their jars).
-    GATEWAY_DATABASE_URL="jdbc:sqlite:$work/gateway.db" \
-        "${GATEWAY_HOME:-$repo/distribution/target/gateway}/bin/gateway" migrate > "$work/migrate.log" 2>&1 || {
+    GATEWAY_DATABASE_URL=$database "$gateway" migrate > "$work/migrate.log" 2>&1 || {
         echo "the database could not be migrated:" >&2
         cat "$work/migrate.log" >&2
         exit 1
     }
     GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
-        OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL="jdbc:sqlite:$work/gateway.db" \
-        taskset -c 0 "${GATEWAY_HOME:-$repo/distribution/target/gateway}/bin/gateway" > "$work/gateway.log" 2>&1 &
+        OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL=$database \
+        taskset -c 0 "$gateway" > "$work/gateway.log" 2>&1 &
     gw=$!
     started+=($gw)
     for _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:8080/observe/health/ready && return; sleep 0.1; done
