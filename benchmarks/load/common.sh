@@ -47,7 +47,7 @@ start_gateway() {
         cat "$work/migrate.log" >&2
         exit 1
     }
-    GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
+    GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=${GATEWAY_ACCESS_LOG:-off} OPENAI_API_KEY=sk-x \
         OPENAI_BASE_URL=http://127.0.0.1:18080/v1 GATEWAY_DATABASE_URL=$database \
         taskset -c 0 "$gateway" > "$work/gateway.log" 2>&1 &
     gw=$!
