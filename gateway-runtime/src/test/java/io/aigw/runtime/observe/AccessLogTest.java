@@ -21,6 +21,8 @@ final class AccessLogTest {
                     null, null, null, null, null, 0, -1, -1, -1, -1));
             log.log(new AccessLog.Entry(TIME, "req-\"3\"\\\n", "POST", "/x", 404, 3_000_400,
                     null, "caf\u00e9", null, null, false, 0, -1, -1, -1, -1));
+            log.log(new AccessLog.Entry(TIME, "\u0001req-4", "POST", "\"", 400, 1,
+                    null, null, null, null, null, 0, -1, -1, -1, -1));
         }
 
         assertEquals("""
@@ -32,6 +34,8 @@ final class AccessLogTest {
                 "path":"/api/v1/models","status":401,"latency_ms":0.007}
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-\\"3\\"\\\\\\u000a","method":"POST",\
                 "path":"/x","status":404,"latency_ms":3000.400,"model":"café","stream":false,"fallbacks":0}
+                {"time":"2026-11-24T15:30:00.123456Z","request_id":"\\u0001req-4","method":"POST",\
+                "path":"\\"","status":400,"latency_ms":0.001}
                 """, out.toString(StandardCharsets.UTF_8));
     }
 }
