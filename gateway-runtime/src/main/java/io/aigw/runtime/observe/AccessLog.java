@@ -91,8 +91,8 @@ public final class AccessLog implements AutoCloseable {
             while (clean < value.length() && !needsEscape(value.charAt(clean))) {
                 clean++;
             }
-            // Ids, names and paths seldom hold anything to escape: their clean start is copied at
-            // once, where a character at a time was the writer's largest cost.
+            // Ids, names and paths seldom hold anything to escape: their clean start goes in with one
+            // append, since appending a character at a time made this the writer's largest cost.
             line.append(value, 0, clean);
             for (int i = clean; i < value.length(); i++) {
                 char c = value.charAt(i);
