@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The harness run of BENCHMARKS.md in one command: records the distribution's AOT cache under the
+# kinds of load the run measures (keep-alive at 32, 1 and 256 connections, new connections,
+# streams), then starts the gateway fresh from it on a migrated database, pinned to CPU 0 with the
+# access log on, and runs ../../../shared/bench/run.sh against it. Loopback only, bounded.
+#   RESULT_FILE (where run.sh writes its JSON)  RECORD=0 (keep the cache already there)
+#   and run.sh's own settings (WARMUP_S, DURATION_S, CONNECTIONS, ...), passed through.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+home=${GATEWAY_HOME:-$repo/distribution/target/gateway}
+export BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
+
+stop_gateway() {
+    kill "$gw"
+    # The JVM writes the AOT cache as it exits; wait for it.
+    while kill -0 "$gw" 2>/dev/null; do sleep 0.2; done
+}
+
+if [ "${RECORD:-1}" = 1 ]; then
+    rm -f "$home"/lib/gateway-jdk-*.aot
+    start_upstream 10
+    start_gateway
+    wrk_for 20 32
+    wrk_for 5 1
+    wrk_for 10 256
+    BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t2 -c4 -d5s --timeout 5s -s "$bench/wrk/chat.lua" \
+        http://127.0.0.1:8080/api/v1/chat/completions -- "Connection: close" > /dev/null
+    for _ in $(seq 20); do
+        curl -s -o /dev/null -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+            -d '{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Hi"}]}' \
+            http://127.0.0.1:8080/api/v1/chat/completions
+    done
+    stop_gateway
+    kill "${started[0]}"
+    while kill -0 "${started[0]}" 2>/dev/null; do sleep 0.2; done
+    ls "$home"/lib/gateway-jdk-*.aot > /dev/null || { echo "no AOT cache was recorded" >&2; exit 1; }
+    started=()
+    rm -f "$work/gateway.db"
+fi
+
+GATEWAY_ACCESS_LOG=$work/access.log start_gateway
+GATEWAY_URL=http://127.0.0.1:8080/api/v1 GATEWAY_KEY=$KEY GATEWAY_PID=$gw "$bench/run.sh"
+grep -h "since JVM startup" "$work/gateway.log" || true
