@@ -54,13 +54,14 @@ public final class StreamingTest {
         CompletableFuture<HttpResponse<InputStream>> response = gateway.client().sendAsync(streamRequest(),
                 HttpResponse.BodyHandlers.ofInputStream());
         Exchange exchange = upstream.take(WAIT);
-        exchange.startStream(200, "text/event-stream");
+        // With parameters, in another case: still a stream, and its Content-Type goes out as sent.
+        exchange.startStream(200, "Text/Event-Stream; charset=utf-8");
         exchange.send(FIRST);
         exchange.send(": keep-alive\n\n");
 
         HttpResponse<InputStream> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertEquals(200, caller.statusCode());
-        assertEquals("text/event-stream", caller.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("Text/Event-Stream; charset=utf-8", caller.headers().firstValue("Content-Type").orElseThrow());
         assertEquals("openai", caller.headers().firstValue("X-Gateway-Provider").orElseThrow());
         InputStream events = caller.body();
         // The upstream sends nothing more until the caller has these: a buffering gateway stalls here.
@@ -86,6 +87,24 @@ public final class StreamingTest {
 
         HttpResponse<String> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
         assertEquals(FIRST + SECOND + DONE, caller.body());
+    }
+
+    @Test
+    void aStreamRequestAnsweredWithJsonGetsTheJsonAsItIs() throws Exception {
+        CompletableFuture<HttpResponse<String>> response = gateway.client().sendAsync(streamRequest(),
+                HttpResponse.BodyHandlers.ofString());
+        Exchange exchange = upstream.take(WAIT);
+        String completion = "{\"id\":\"c1\",\"object\":\"chat.completion\",\"choices\":[]}";
+        exchange.startStream(200, "application/json; charset=utf-8");
+        exchange.send(completion);
+        exchange.end();
+
+        HttpResponse<String> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(200, caller.statusCode());
+        assertEquals("application/json; charset=utf-8", caller.headers().firstValue("Content-Type").orElseThrow());
+        // Read whole and sent with its length, not relayed as events.
+        assertEquals(String.valueOf(completion.length()), caller.headers().firstValue("Content-Length").orElseThrow());
+        assertEquals(completion, caller.body());
     }
 
     @Test
