@@ -4,10 +4,12 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -15,6 +17,12 @@ import java.util.function.Consumer;
  * records to the database, access log lines to their stream. A request only offers its item to a
  * bounded queue; when the queue is full the item is dropped and counted, so a slow sink never
  * slows down or fails a request. Closing writes whatever is still queued.
+ *
+ * <p>The queue takes no lock. With a lock shared by the requests and the writer (as in
+ * {@code ArrayBlockingQueue}), the writer preempted while holding it made every request that
+ * finished meanwhile queue up behind it; the requests are virtual threads, each handed the lock in
+ * turn only after a trip through the scheduler, and the writer, queued behind them for its next
+ * batch, waited up to 4 s while the queue filled and dropped items (BENCHMARKS.md, "Twelfth round").
  *
  * @param <T> the item written
  */
@@ -25,9 +33,14 @@ public final class BatchWriter<T> implements AutoCloseable {
     private final String name;
     private final Consumer<List<T>> sink;
     private final long lingerNanos;
-    private final BlockingQueue<T> queue;
+    private final int capacity;
+    private final Queue<T> queue = new ConcurrentLinkedQueue<>();
+    /** Items offered and not yet taken by the writer: the queue's bound, which the queue cannot count cheaply. */
+    private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final Thread writer;
+    /** Set by the writer before it parks on an empty queue: only then does an offer have to wake it. */
+    private volatile boolean writerIdle;
     private volatile boolean closing;
 
     /**
@@ -41,18 +54,25 @@ public final class BatchWriter<T> implements AutoCloseable {
         this.name = name;
         this.sink = sink;
         this.lingerNanos = linger.toNanos();
-        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.capacity = capacity;
         this.writer = Thread.ofPlatform().daemon().name("aigw-writer-" + name.replace(' ', '-'))
                 .start(this::writeUntilClosed);
     }
 
     /** Queues an item; never blocks. */
     public void offer(T item) {
-        if (!queue.offer(item)) {
+        if (queued.incrementAndGet() > capacity) {
+            queued.decrementAndGet();
             long count = dropped.incrementAndGet();
             if (Long.bitCount(count) == 1) {
                 LOG.log(Level.WARNING, "The queue of " + name + " is full; " + count + " dropped so far.");
             }
+            return;
+        }
+        queue.add(item);
+        // Read after the count went up: a writer that saw no item before then has already said it is idle.
+        if (writerIdle) {
+            LockSupport.unpark(writer);
         }
     }
 
@@ -64,19 +84,33 @@ public final class BatchWriter<T> implements AutoCloseable {
     private void writeUntilClosed() {
         List<T> batch = new ArrayList<>(MAX_BATCH);
         while (!closing) {
-            try {
-                batch.add(queue.take());
-                if (lingerNanos > 0 && queue.size() < MAX_BATCH - 1) {
-                    TimeUnit.NANOSECONDS.sleep(lingerNanos);
+            if (queued.get() == 0) {
+                writerIdle = true;
+                // Checked again once idle is visible, so an item offered in between is not missed.
+                if (queued.get() == 0 && !closing) {
+                    LockSupport.park(this);
                 }
-            } catch (InterruptedException e) {
-                // close() wakes a writer that waits or lingers; what it holds is written below.
+                writerIdle = false;
+                continue;
             }
-            queue.drainTo(batch, MAX_BATCH - batch.size());
+            if (lingerNanos > 0 && queued.get() < MAX_BATCH) {
+                // close() wakes a lingering writer; what is queued is written below or by close().
+                LockSupport.parkNanos(this, lingerNanos);
+            }
+            takeBatch(batch);
             if (!batch.isEmpty()) {
                 write(batch);
             }
         }
+    }
+
+    /** Moves up to a batch of queued items into {@code batch}, which is empty. */
+    private void takeBatch(List<T> batch) {
+        T item;
+        while (batch.size() < MAX_BATCH && (item = queue.poll()) != null) {
+            batch.add(item);
+        }
+        queued.addAndGet(-batch.size());
     }
 
     private void write(List<T> batch) {
@@ -94,16 +128,15 @@ public final class BatchWriter<T> implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
-        writer.interrupt();
+        LockSupport.unpark(writer);
         try {
             writer.join(TimeUnit.SECONDS.toMillis(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<T> rest = new ArrayList<>();
-        queue.drainTo(rest);
-        for (int from = 0; from < rest.size(); from += MAX_BATCH) {
-            write(new ArrayList<>(rest.subList(from, Math.min(rest.size(), from + MAX_BATCH))));
+        List<T> batch = new ArrayList<>(MAX_BATCH);
+        for (takeBatch(batch); !batch.isEmpty(); takeBatch(batch)) {
+            write(batch);
         }
     }
 }

@@ -50,6 +50,38 @@ public final class BatchWriterTest {
         batches.forEach(batch -> assertEquals(true, batch.size() <= 500, "batches hold at most 500 items"));
     }
 
+    @Test
+    void anIdleWriterWakesForTheNextItem() throws InterruptedException {
+        List<Integer> written = new CopyOnWriteArrayList<>();
+        try (BatchWriter<Integer> writer = new BatchWriter<>("numbers", 10, Duration.ofMillis(1), written::addAll)) {
+            for (int item = 0; item < 50; item++) {
+                writer.offer(item);
+                // Written without close(): the writer, idle again after each item, was woken for it.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                while (written.size() <= item && System.nanoTime() < deadline) {
+                    Thread.sleep(1);
+                }
+                assertEquals(item + 1, written.size());
+            }
+        }
+    }
+
+    @Test
+    void itemsOfferedFromManyVirtualThreadsAreEachWrittenOnce() throws InterruptedException {
+        List<Integer> written = new CopyOnWriteArrayList<>();
+        BatchWriter<Integer> writer = new BatchWriter<>("numbers", 100_000, Duration.ofMillis(1), written::addAll);
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int thread = 0; thread < 200; thread++) {
+                int first = thread * 250;
+                threads.submit(() -> IntStream.range(first, first + 250).forEach(writer::offer));
+            }
+        }
+        writer.close();
+
+        assertEquals(0, writer.dropped());
+        assertEquals(IntStream.range(0, 50_000).boxed().toList(), written.stream().sorted().toList());
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(10, TimeUnit.SECONDS);
