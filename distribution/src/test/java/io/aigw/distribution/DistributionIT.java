@@ -238,6 +238,8 @@ public final class DistributionIT {
         try (GatewayProcess second = GatewayProcess.start(home, environment)) {
             assertEquals(200, second.get("/api/v1/models", MASTER).statusCode());
             assertFalse(second.output().toLowerCase().contains("error"), second.output());
+            // Nothing from the JVM about the cache: a start from it is an ordinary start.
+            assertFalse(second.output().contains("[warning]"), second.output());
         }
     }
 
