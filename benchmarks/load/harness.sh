@@ -4,6 +4,7 @@
 # streams), then starts the gateway fresh from it on a migrated database, pinned to CPU 0 with the
 # access log on, and runs ../../../shared/bench/run.sh against it. Loopback only, bounded.
 #   RESULT_FILE (where run.sh writes its JSON)  RECORD=0 (keep the cache already there)
+#   KEEP_LOG (a file to copy the measured gateway's log to, to look into errors afterwards)
 #   and run.sh's own settings (WARMUP_S, DURATION_S, CONNECTIONS, ...), passed through.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -41,3 +42,4 @@ fi
 GATEWAY_ACCESS_LOG=$work/access.log start_gateway
 GATEWAY_URL=http://127.0.0.1:8080/api/v1 GATEWAY_KEY=$KEY GATEWAY_PID=$gw "$bench/run.sh"
 grep -h "since JVM startup" "$work/gateway.log" || true
+[ -z "${KEEP_LOG:-}" ] || cp "$work/gateway.log" "$KEEP_LOG"
