@@ -27,11 +27,12 @@ start_upstream() {
     started+=($!)
 }
 
-# wrk_for SECONDS CONNECTIONS: one bounded wrk run of chat requests against the gateway, on CPU 1
-# with two threads at most; its summary lands in $work/wrk.json. Needs BENCH_MODEL and BENCH_KEY.
+# wrk_for SECONDS CONNECTIONS [HEADER...]: one bounded wrk run of chat requests against the gateway
+# (or WRK_URL), on CPU 1 with two threads at most, with the extra request headers given; its
+# summary lands in $work/wrk.json. Needs BENCH_MODEL and BENCH_KEY.
 wrk_for() {
     BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t"$(( $2 < 2 ? $2 : 2 ))" -c"$2" -d"$1s" --timeout 5s \
-        -s "$bench/wrk/chat.lua" http://127.0.0.1:8080/api/v1/chat/completions > /dev/null
+        -s "$bench/wrk/chat.lua" "${WRK_URL:-http://127.0.0.1:8080/api/v1/chat/completions}" -- "${@:3}" > /dev/null
 }
 
 # start_gateway: bin/gateway on 127.0.0.1:8080, CPU 0, its own SQLite file; waits until ready.

@@ -24,8 +24,7 @@ if [ "${RECORD:-1}" = 1 ]; then
     wrk_for 20 32
     wrk_for 5 1
     wrk_for 10 256
-    BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t2 -c4 -d5s --timeout 5s -s "$bench/wrk/chat.lua" \
-        http://127.0.0.1:8080/api/v1/chat/completions -- "Connection: close" > /dev/null
+    wrk_for 5 4 "Connection: close"
     for _ in $(seq 20); do
         curl -s -o /dev/null -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
             -d '{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Hi"}]}' \

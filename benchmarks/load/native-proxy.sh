@@ -42,8 +42,7 @@ body='{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":
 measure() {
     local line="$1"
     for conns in 1 32; do
-        BENCH_RESULT=$work/wrk.json taskset -c 1 wrk -t"$(( conns < 2 ? conns : 2 ))" -c"$conns" -d"${DURATION_S}s" \
-            --timeout 5s -s "$bench/wrk/chat.lua" "$2" > /dev/null
+        WRK_URL=$2 wrk_for "$DURATION_S" "$conns"
         line+=$(jq -r --arg c "$conns" '"  c=\($c) \(.rps|floor) req/s p50 \(.p50_ms) p99 \(.p99_ms)"' "$work/wrk.json")
     done
     local ttfb
