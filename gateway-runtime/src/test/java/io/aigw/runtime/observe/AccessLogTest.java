@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** The lines the access log writes, byte for byte, as a log shipper reads them. */
@@ -37,5 +39,20 @@ final class AccessLogTest {
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"\\u0001req-4","method":"POST",\
                 "path":"\\"","status":400,"latency_ms":0.001}
                 """, out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aBatchFormattedInStepsKeepsEveryLineOnceInOrder() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (AccessLog log = new AccessLog(out)) {
+            for (int i = 0; i < 100; i++) {
+                log.log(new AccessLog.Entry(TIME, "req-" + i, "GET", "/api/v1/models", 200, i,
+                        null, null, null, null, null, 0, -1, -1, -1, -1));
+            }
+        }
+
+        List<String> ids = out.toString(StandardCharsets.UTF_8).lines()
+                .map(line -> line.substring(line.indexOf("req-"), line.indexOf("\",\"method\""))).toList();
+        assertEquals(IntStream.range(0, 100).mapToObj(i -> "req-" + i).toList(), ids);
     }
 }
