@@ -15,13 +15,6 @@ import java.util.List;
  * numbers and statuses; never a key, a prompt or a completion.
  */
 public final class AccessLog implements AutoCloseable {
-    /**
-     * Lines formatted at a time, the writing thread letting other threads run in between: it shares
-     * the gateway's core with the requests, which otherwise waited for a whole batch (as the usage
-     * records' writer made them wait, see {@code JdbcStore}).
-     */
-    private static final int LINES_PER_STEP = 32;
-
     private final BatchWriter<Entry> writer;
 
     /** @param out where lines go */
@@ -125,11 +118,8 @@ public final class AccessLog implements AutoCloseable {
 
     private static void write(OutputStream out, List<Entry> entries) {
         StringBuilder text = new StringBuilder(entries.size() * 320);
-        for (int i = 0; i < entries.size(); i++) {
-            if (i > 0 && i % LINES_PER_STEP == 0) {
-                Thread.yield();
-            }
-            entries.get(i).appendJson(text);
+        for (Entry entry : entries) {
+            entry.appendJson(text);
             text.append('\n');
         }
         try {

@@ -42,7 +42,7 @@ final class AccessLogTest {
     }
 
     @Test
-    void aBatchFormattedInStepsKeepsEveryLineOnceInOrder() {
+    void aBatchOfManyLinesKeepsEveryLineOnceInOrder() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
             for (int i = 0; i < 100; i++) {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A batch of usage records is sent to the database in steps; whatever its size, every record of it
- * lands once, on SQLite and on PostgreSQL (skipped without PostgreSQL on a laptop, failed in CI).
+ * A batch of usage records, whatever its size, lands whole: every record once, after the batches
+ * before it, on SQLite and on PostgreSQL (skipped without PostgreSQL on a laptop, failed in CI).
  */
 public final class UsageBatchTest {
     @TempDir
@@ -40,7 +40,7 @@ public final class UsageBatchTest {
         }
     }
 
-    /** One record, a whole number of steps, and steps with some over, each batch after the one before. */
+    /** One record, a few, and the writer's largest batch, each after the one before. */
     private static void assertBatchesLandWhole(JdbcStore store, Connector database) throws SQLException {
         List<String> expected = new ArrayList<>();
         int first = 0;
