@@ -15,6 +15,15 @@ import java.util.List;
  * numbers and statuses; never a key, a prompt or a completion.
  */
 public final class AccessLog implements AutoCloseable {
+    /**
+     * Lines formatted at a time, the writing thread letting other threads run in between: it shares
+     * the gateway's core with the requests, which otherwise waited for a whole batch (as the usage
+     * records' writer made them wait, see {@code JdbcStore}).
+     */
+    private static final int LINES_PER_STEP = 32;
+    /** From this many entries on, the writer is behind the requests and keeps the core (see {@code JdbcStore}). */
+    private static final int BATCH_BEHIND = 256;
+
     private final BatchWriter<Entry> writer;
 
     /** @param out where lines go */
@@ -118,8 +127,12 @@ public final class AccessLog implements AutoCloseable {
 
     private static void write(OutputStream out, List<Entry> entries) {
         StringBuilder text = new StringBuilder(entries.size() * 320);
-        for (Entry entry : entries) {
-            entry.appendJson(text);
+        boolean giveWay = entries.size() < BATCH_BEHIND;
+        for (int i = 0; i < entries.size(); i++) {
+            if (giveWay && i > 0 && i % LINES_PER_STEP == 0) {
+                Thread.yield();
+            }
+            entries.get(i).appendJson(text);
             text.append('\n');
         }
         try {
