@@ -76,6 +76,20 @@ public final class BatchWriter<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Called by a sink between steps of writing a batch of {@code batchSize} items: lets the
+     * threads waiting for the core have it first, unless the batch is so large that the writer is
+     * behind. The writer shares the gateway's core with the requests, and the kernel left it the
+     * core for a whole batch (0.7 ms for 100 usage records) while a request that had become ready
+     * waited; but on a saturated core a writer that gave way at every step fell further behind
+     * until its queue overflowed (BENCHMARKS.md, "Thirteenth round").
+     */
+    public static void giveWay(int batchSize) {
+        if (batchSize < MAX_BATCH / 2) {
+            Thread.yield();
+        }
+    }
+
     /** How many items were dropped because the queue was full or the sink failed. */
     public long dropped() {
         return dropped.get();

@@ -15,14 +15,8 @@ import java.util.List;
  * numbers and statuses; never a key, a prompt or a completion.
  */
 public final class AccessLog implements AutoCloseable {
-    /**
-     * Lines formatted at a time, the writing thread letting other threads run in between: it shares
-     * the gateway's core with the requests, which otherwise waited for a whole batch (as the usage
-     * records' writer made them wait, see {@code JdbcStore}).
-     */
+    /** Lines formatted at a time, giving way in between ({@link BatchWriter#giveWay}). */
     private static final int LINES_PER_STEP = 32;
-    /** From this many entries on, the writer is behind the requests and keeps the core (see {@code JdbcStore}). */
-    private static final int BATCH_BEHIND = 256;
 
     private final BatchWriter<Entry> writer;
 
@@ -127,10 +121,9 @@ public final class AccessLog implements AutoCloseable {
 
     private static void write(OutputStream out, List<Entry> entries) {
         StringBuilder text = new StringBuilder(entries.size() * 320);
-        boolean giveWay = entries.size() < BATCH_BEHIND;
         for (int i = 0; i < entries.size(); i++) {
-            if (giveWay && i > 0 && i % LINES_PER_STEP == 0) {
-                Thread.yield();
+            if (i > 0 && i % LINES_PER_STEP == 0) {
+                BatchWriter.giveWay(entries.size());
             }
             entries.get(i).appendJson(text);
             text.append('\n');

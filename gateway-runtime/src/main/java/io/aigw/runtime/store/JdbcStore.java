@@ -1,6 +1,7 @@
 package io.aigw.runtime.store;
 
 import com.zaxxer.hikari.HikariConfig;
+import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.Settings;
 import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Files;
@@ -25,18 +26,10 @@ public final class JdbcStore implements GatewayStore {
     private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at";
     private static final SecureRandom RANDOM = new SecureRandom();
     /**
-     * Usage rows sent to the database at a time, the writing thread letting other threads run in
-     * between. It shares the gateway's core with the requests, and the kernel left it the core for
-     * a whole batch (0.7 ms for the 100 records of a 20 ms batch) while a request that had become
-     * ready waited (BENCHMARKS.md, "Thirteenth round"). Steps keep one transaction per batch.
+     * Usage rows sent to the database at a time, in the batch's one transaction, giving the core way
+     * in between ({@link BatchWriter#giveWay}).
      */
     private static final int USAGE_ROWS_PER_STEP = 16;
-    /**
-     * From this many records on, a batch is written without letting others run: so large a batch
-     * means the writer is behind the requests, and on a saturated core a writer that gave way at
-     * every step fell further behind until its queue overflowed.
-     */
-    private static final int USAGE_BATCH_BEHIND = 256;
 
     private final HikariDataSource dataSource;
 
@@ -147,7 +140,6 @@ public final class JdbcStore implements GatewayStore {
                     + " requested_model, provider, upstream_model, status, prompt_tokens, completion_tokens,"
                     + " total_tokens, latency_micros, first_byte_micros, fallbacks)"
                     + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                boolean giveWay = records.size() < USAGE_BATCH_BEHIND;
                 int unsent = 0;
                 for (UsageRecord record : records) {
                     insert.setLong(1, record.time().toEpochMilli());
@@ -166,9 +158,7 @@ public final class JdbcStore implements GatewayStore {
                     if (++unsent == USAGE_ROWS_PER_STEP) {
                         insert.executeBatch();
                         unsent = 0;
-                        if (giveWay) {
-                            Thread.yield();
-                        }
+                        BatchWriter.giveWay(records.size());
                     }
                 }
                 if (unsent > 0) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -70,7 +71,7 @@ public final class BatchWriterTest {
     void itemsOfferedFromManyVirtualThreadsAreEachWrittenOnce() throws InterruptedException {
         List<Integer> written = new CopyOnWriteArrayList<>();
         BatchWriter<Integer> writer = new BatchWriter<>("numbers", 100_000, Duration.ofMillis(1), written::addAll);
-        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int thread = 0; thread < 200; thread++) {
                 int first = thread * 250;
                 threads.submit(() -> IntStream.range(first, first + 250).forEach(writer::offer));
