@@ -13,7 +13,7 @@ java_bin=$(dirname "$(readlink -f "/proc/$gw/exe")")
 
 load() {
     BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY BENCH_RESULT=$work/wrk-$1.json taskset -c 1 \
-        wrk -t2 -c"$CONNS" -d"$2s" --timeout 5s -s "$bench/wrk/chat.lua" \
+        wrk -t"$(( CONNS < 2 ? CONNS : 2 ))" -c"$CONNS" -d"$2s" --timeout 5s -s "$bench/wrk/chat.lua" \
         http://127.0.0.1:8080/api/v1/chat/completions ${CLOSE:+-- "Connection: close"} > /dev/null
 }
 load warmup "$WARMUP_S"

@@ -158,15 +158,20 @@ public final class ChatRequest implements UpstreamRequest {
      */
     byte[] forUpstream(String upstreamModel, Set<String> dropped, boolean addUsage) {
         boolean modelChanges = !upstreamModel.equals(model);
-        boolean dropsAny = members.stream().anyMatch(member -> dropped.contains(member.name()));
+        boolean dropsAny = false;
+        Member streamOptions = null;
+        for (Member member : members) {
+            dropsAny |= dropped.contains(member.name());
+            if (streamOptions == null && member.name().equals(STREAM_OPTIONS)) {
+                streamOptions = member;
+            }
+        }
         if (!modelChanges && !dropsAny && !addUsage) {
             return body;
         }
         byte[] modelJson = jsonString(upstreamModel).getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + modelJson.length + USAGE_OPTION.length);
         int copied = 0;
-        Member streamOptions = members.stream().filter(member -> member.name().equals(STREAM_OPTIONS))
-                .findFirst().orElse(null);
         if (addUsage && streamOptions == null) {
             // Right after the opening brace: every body has a model after it, so the comma is always right.
             copied = indexOf(body, (byte) '{') + 1;
@@ -353,6 +358,13 @@ public final class ChatRequest implements UpstreamRequest {
     }
 
     private static String decodeUtf8(byte[] body) {
+        // The JDK's own decoding is the cheap one (an ASCII body becomes its string in one copy), but
+        // it turns malformed input into U+FFFD, so only a text that holds one is decoded again,
+        // strictly, to tell a caller's U+FFFD from bytes that are not UTF-8.
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') < 0) {
+            return text;
+        }
         try {
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

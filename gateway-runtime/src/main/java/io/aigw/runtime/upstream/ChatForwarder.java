@@ -296,13 +296,23 @@ public final class ChatForwarder implements AutoCloseable {
     private static String serverTiming(CallReport report) {
         long upstreamMicros = report.upstreamNanos() / 1000;
         long gatewayMicros = Math.max(0, (System.nanoTime() - report.startedNanos()) / 1000 - upstreamMicros);
-        return "gateway;dur=" + millis(gatewayMicros) + ", upstream;dur=" + millis(upstreamMicros);
+        // One builder for the whole value: it is made on every answer.
+        StringBuilder value = new StringBuilder(48).append("gateway;dur=");
+        appendMillis(value, gatewayMicros).append(", upstream;dur=");
+        return appendMillis(value, upstreamMicros).toString();
     }
 
     /** Microseconds as milliseconds with three decimals, without String.format's cost on every answer. */
-    private static String millis(long micros) {
-        String fraction = Long.toString(1000 + micros % 1000).substring(1);
-        return micros / 1000 + "." + fraction;
+    private static StringBuilder appendMillis(StringBuilder value, long micros) {
+        long fraction = micros % 1000;
+        value.append(micros / 1000).append('.');
+        if (fraction < 100) {
+            value.append('0');
+        }
+        if (fraction < 10) {
+            value.append('0');
+        }
+        return value.append(fraction);
     }
 
     private static String seconds(Duration duration) {

@@ -85,6 +85,27 @@ public final class ChatRequestTest {
     }
 
     @Test
+    void aCallersOwnReplacementCharacterIsTextNotAnEncodingError() {
+        // U+FFFD is what lenient decoding puts in place of bad bytes; sent as itself, it is valid UTF-8.
+        String before = "\"user\":\"\uFFFD\",";
+        String after = ",\"messages\":[{\"role\":\"user\",\"content\":\"a \uFFFD and ü\"}]";
+        String body = "{" + before + "\"model\":\"openai/gpt-5\"" + after + "}";
+
+        byte[] out = ChatRequest.parse(utf8(body)).forUpstream("gpt-5", Set.of());
+
+        assertArrayEquals(utf8("{" + before + "\"model\":\"gpt-5\"" + after + "}"), out);
+    }
+
+    @Test
+    void aReplacementCharacterBesideBytesThatAreNotUtf8IsStillRefused() {
+        byte[] body = utf8("{\"model\":\"openai/gpt-5\",\"user\":\"\uFFFD?\"," + MESSAGES + "}");
+        // In Latin-1 each byte is one character, so this finds the byte's index: a lead byte, then a quote.
+        body[new String(body, StandardCharsets.ISO_8859_1).indexOf('?')] = (byte) 0xC3;
+
+        assertThrows(ApiException.class, () -> ChatRequest.parse(body));
+    }
+
+    @Test
     void nonAsciiInTheModelItselfIsReplacedWhole() {
         String body = "{\"user\":\"😀\",\"model\":\"openai/gpt-😀-é\"," + MESSAGES + ",\"x\":\"日本\"}";
         ChatRequest request = ChatRequest.parse(utf8(body));
