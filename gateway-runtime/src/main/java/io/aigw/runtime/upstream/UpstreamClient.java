@@ -4,6 +4,7 @@ import io.aigw.runtime.plugin.Provider;
 import io.helidon.common.buffers.DataReader.InsufficientDataAvailableException;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
@@ -20,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.net.ProxySelector;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +35,14 @@ import java.util.Optional;
  * Helidon's client still writes requests and parses answers, over TLS where the URL says https.
  */
 final class UpstreamClient {
-    private static final String USER_AGENT = "aigw/0.1";
+    /*
+     * Headers made once: Helidon copies a header given as a name and a value (or as any header it
+     * could change) into each request, but takes a cached one as it is.
+     */
+    private static final Header USER_AGENT = HeaderValues.createCached(HeaderNames.USER_AGENT, "aigw/0.1");
+    private static final Header ACCEPT_JSON = HeaderValues.createCached(HeaderNames.ACCEPT, "application/json");
+    private static final Header ACCEPT_EVENT_STREAM = HeaderValues.createCached(HeaderNames.ACCEPT,
+            "text/event-stream");
     private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final Tls NO_TLS = Tls.builder().enabled(false).build();
     /** Helidon's own default cache size. */
@@ -54,7 +63,8 @@ final class UpstreamClient {
      */
     private static final Duration NO_READ_TIMEOUT = Duration.ZERO;
 
-    private final Provider provider;
+    /** The provider's own headers, then its key, as every request sends them. */
+    private final List<Header> providerHeaders;
     private final WebClient webClient;
     private final Http1Client client;
     private final ClientUri uri;
@@ -62,7 +72,7 @@ final class UpstreamClient {
     private final ConnectionPool pool = new ConnectionPool(MAX_IDLE_CONNECTIONS, MAX_IDLE_TIME);
 
     UpstreamClient(Provider provider, UpstreamTimeouts timeouts, Optional<Tls> tls) {
-        this.provider = provider;
+        this.providerHeaders = providerHeaders(provider);
         URI url = provider.chatCompletionsUrl();
         // Parsed once: given a string, the client would parse it again on every request.
         this.uri = ClientUri.create(url);
@@ -131,14 +141,24 @@ final class UpstreamClient {
                 .uri(uri)
                 .readTimeout(NO_READ_TIMEOUT)
                 .header(HeaderValues.CONTENT_TYPE_JSON)
-                .header(HeaderNames.ACCEPT, stream ? "text/event-stream" : "application/json")
-                .header(HeaderNames.USER_AGENT, USER_AGENT)
+                .header(stream ? ACCEPT_EVENT_STREAM : ACCEPT_JSON)
+                .header(USER_AGENT)
                 .header(REQUEST_ID, requestId);
-        for (Map.Entry<String, String> header : provider.headers().entrySet()) {
-            request.header(HeaderNames.create(header.getKey()), header.getValue());
+        for (Header header : providerHeaders) {
+            request.header(header);
         }
-        provider.apiKey().ifPresent(key -> request.header(HeaderNames.AUTHORIZATION, key.bearer()));
         return request.submit(body);
+    }
+
+    private static List<Header> providerHeaders(Provider provider) {
+        List<Header> headers = new ArrayList<>();
+        for (Map.Entry<String, String> header : provider.headers().entrySet()) {
+            headers.add(HeaderValues.createCached(HeaderNames.create(header.getKey()), header.getValue()));
+        }
+        // Sensitive: HTTP/2's header compression must never index it.
+        provider.apiKey().ifPresent(key ->
+                headers.add(HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer())));
+        return List.copyOf(headers);
     }
 
     /**
