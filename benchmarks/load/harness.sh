@@ -13,13 +13,14 @@ home=${GATEWAY_HOME:-$repo/distribution/target/gateway}
 export BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
 
 # core_speeds LABEL: the time each core takes for the same fixed loop. These machines' cores slow
-# down now and then (the host's doing: the same loop took 1.5 times longer on CPU 0 than on CPU 1 for
-# minutes, then as long), and the harness puts the proxy on CPU 0 and direct's load on CPU 1, so a
+# down now and then (the host's doing: the same loop took up to twice as long on CPU 0 as on CPU 1
+# for minutes, then as long), and the harness puts the proxy on CPU 0 and direct's load on CPU 1, so a
 # run's ratios are read against this.
 core_speeds() {
     local line="core speed $1:"
     for cpu in 0 1; do
-        local start=$(date +%s%N)
+        local start
+        start=$(date +%s%N)
         taskset -c "$cpu" awk 'BEGIN { for (i = 0; i < 2e7; i++) s += i }'
         line="$line CPU $cpu $(( ($(date +%s%N) - start) / 1000000 )) ms"
     done

@@ -155,7 +155,8 @@ final class UpstreamClient {
         for (Map.Entry<String, String> header : provider.headers().entrySet()) {
             headers.add(HeaderValues.createCached(HeaderNames.create(header.getKey()), header.getValue()));
         }
-        // Sensitive: HTTP/2's header compression must never index it.
+        // Marked sensitive, as a secret is: HTTP/2's header compression, should this client ever
+        // speak it, never indexes such a header.
         provider.apiKey().ifPresent(key ->
                 headers.add(HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer())));
         return List.copyOf(headers);
