@@ -8,21 +8,17 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 CONNS=${CONNS:-32} WARMUP_S=${WARMUP_S:-30} PROFILE_S=${PROFILE_S:-20}
 start_upstream 10
+export BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
 start_gateway
 java_bin=$(dirname "$(readlink -f "/proc/$gw/exe")")
 
-load() {
-    BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY BENCH_RESULT=$work/wrk-$1.json taskset -c 1 \
-        wrk -t"$(( CONNS < 2 ? CONNS : 2 ))" -c"$CONNS" -d"$2s" --timeout 5s -s "$bench/wrk/chat.lua" \
-        http://127.0.0.1:8080/api/v1/chat/completions ${CLOSE:+-- "Connection: close"} > /dev/null
-}
-load warmup "$WARMUP_S"
+wrk_for "$WARMUP_S" "$CONNS" ${CLOSE:+"Connection: close"}
 sed 's/control="method-sampling-java-interval">[0-9]* ms/control="method-sampling-java-interval">1 ms/' \
     "$java_bin/../lib/jfr/profile.jfc" > "$work/profile.jfc"
 "$java_bin/jcmd" "$gw" JFR.start name=load settings="$work/profile.jfc" > /dev/null
-load measured "$PROFILE_S"
+wrk_for "$PROFILE_S" "$CONNS" ${CLOSE:+"Connection: close"}
 "$java_bin/jcmd" "$gw" JFR.dump name=load filename="$work/load.jfr" > /dev/null
-echo "wrk: $(cat "$work/wrk-measured.json")"
+echo "wrk: $(cat "$work/wrk.json")"
 echo "rss: $(awk '/^VmRSS:/ {print $2}' /proc/$gw/status) kB"
 "$java_bin/jfr" view --width 160 hot-methods "$work/load.jfr" | head -40
 "$java_bin/jfr" print --events jdk.ExecutionSample --stack-depth 96 "$work/load.jfr" |
