@@ -27,6 +27,36 @@ start_upstream() {
     started+=($!)
 }
 
+# start_native_proxy: nginx as a reverse proxy on 127.0.0.1:8090, one worker pinned to CPU 0 as the
+# gateway is, keep-alive connections to the fake upstream, streams not buffered: the yardstick for
+# what the machine charges any proxy placed where the harness places one.
+start_native_proxy() {
+    mkdir -p "$work/proxy"
+    cat > "$work/proxy/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $work/proxy/nginx.pid;
+error_log $work/proxy/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    upstream fake { server 127.0.0.1:18080; keepalive 256; }
+    server {
+        listen 127.0.0.1:8090 backlog=4096;
+        location / {
+            proxy_pass http://fake;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_buffering off;
+        }
+    }
+}
+EOF
+    taskset -c 0 nginx -p "$work/proxy" -c "$work/proxy/nginx.conf" > "$work/proxy.log" 2>&1 &
+    started+=($!)
+    sleep 1
+}
+
 # wrk_for SECONDS CONNECTIONS [HEADER...]: one bounded wrk run of chat requests against the gateway
 # (or WRK_URL), on CPU 1 with two threads at most, with the extra request headers given; its
 # summary lands in $work/wrk.json. Needs BENCH_MODEL and BENCH_KEY.

@@ -11,31 +11,7 @@ source "$(dirname "$0")/common.sh"
 DURATION_S=${DURATION_S:-15} STREAM_N=${STREAM_N:-20} ROUNDS=${ROUNDS:-2}
 export BENCH_MODEL=gpt-4o-mini BENCH_KEY=unused
 start_upstream 10
-
-mkdir -p "$work/proxy"
-cat > "$work/proxy/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-pid $work/proxy/nginx.pid;
-error_log $work/proxy/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    upstream fake { server 127.0.0.1:18080; keepalive 256; }
-    server {
-        listen 127.0.0.1:8090 backlog=4096;
-        location / {
-            proxy_pass http://fake;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_buffering off;
-        }
-    }
-}
-EOF
-taskset -c 0 nginx -p "$work/proxy" -c "$work/proxy/nginx.conf" > "$work/proxy.log" 2>&1 &
-started+=($!)
-sleep 1
+start_native_proxy
 
 body='{"model":"gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello."}]}'
 # measure NAME URL: one line of figures for the target at URL.
