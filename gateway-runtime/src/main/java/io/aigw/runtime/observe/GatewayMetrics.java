@@ -30,6 +30,13 @@ public final class GatewayMetrics {
             Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
             Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
             Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120)};
+    /**
+     * Helidon gives every timer six client-side percentiles unless told otherwise; each is kept in
+     * rotating HdrHistograms on every record, a cost on each request, and is published as a quantile
+     * series that cannot be aggregated across instances. The buckets above answer the same question
+     * in Prometheus ({@code histogram_quantile}).
+     */
+    private static final double[] NO_PERCENTILES = {};
 
     private final Supplier<MeterRegistry> registry;
     private final Set<String> knownModels;
@@ -76,14 +83,13 @@ public final class GatewayMetrics {
                         .description("Chat completion requests by provider, model and status")
                         .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel),
                                 Tag.create("status", Integer.toString(status))))).increment();
-        timer(List.of("gateway.overhead"), () -> Timer.builder("gateway.overhead")
-                .description("Time the gateway itself adds to a request (total minus upstream)")
-                .buckets(LATENCY_BUCKETS)).record(overheadNanos, TimeUnit.NANOSECONDS);
+        timer(List.of("gateway.overhead"), () -> latencyTimer("gateway.overhead",
+                "Time the gateway itself adds to a request (total minus upstream)", List.of()))
+                .record(overheadNanos, TimeUnit.NANOSECONDS);
         if (provider != null) {
-            timer(List.of("gateway.upstream.latency", providerLabel), () -> Timer.builder("gateway.upstream.latency")
-                    .description("Time spent waiting on the upstream for an answer (stream: its headers)")
-                    .tags(List.of(Tag.create("provider", providerLabel)))
-                    .buckets(LATENCY_BUCKETS)).record(upstreamNanos, TimeUnit.NANOSECONDS);
+            timer(List.of("gateway.upstream.latency", providerLabel), () -> latencyTimer("gateway.upstream.latency",
+                    "Time spent waiting on the upstream for an answer (stream: its headers)",
+                    List.of(Tag.create("provider", providerLabel)))).record(upstreamNanos, TimeUnit.NANOSECONDS);
         }
         tokens(providerLabel, modelLabel, "in", promptTokens);
         tokens(providerLabel, modelLabel, "out", completionTokens);
@@ -91,10 +97,9 @@ public final class GatewayMetrics {
 
     /** Records how long a stream took to send its first byte to the caller. */
     public void streamFirstByte(String provider, long nanos) {
-        timer(List.of("gateway.stream.first.byte", provider), () -> Timer.builder("gateway.stream.first.byte")
-                .description("Time from request to the first byte of a stream sent to the caller")
-                .tags(List.of(Tag.create("provider", provider)))
-                .buckets(LATENCY_BUCKETS)).record(nanos, TimeUnit.NANOSECONDS);
+        timer(List.of("gateway.stream.first.byte", provider), () -> latencyTimer("gateway.stream.first.byte",
+                "Time from request to the first byte of a stream sent to the caller",
+                List.of(Tag.create("provider", provider)))).record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** Counts a provider that failed and was passed over by {@code gateway/auto}. */
@@ -118,6 +123,15 @@ public final class GatewayMetrics {
                     .tags(List.of(Tag.create("provider", provider), Tag.create("model", model),
                             Tag.create("direction", direction)))).increment(count);
         }
+    }
+
+    /** A Prometheus histogram of durations in {@link #LATENCY_BUCKETS}, without client-side percentiles. */
+    private static Timer.Builder latencyTimer(String name, String description, List<Tag> tags) {
+        return Timer.builder(name)
+                .description(description)
+                .tags(tags)
+                .buckets(LATENCY_BUCKETS)
+                .percentiles(NO_PERCENTILES);
     }
 
     private Counter counter(List<String> key, Supplier<Counter.Builder> builder) {

@@ -114,6 +114,7 @@ public final class ObservabilityTest {
         double tokensBefore = metric("gateway_tokens_total", "direction=\"out\",model=\"openai/gpt-5\"", "openai");
         double fallbacksBefore = metric("gateway_fallbacks_total", "provider=\"openai\"", "");
         double cooldownsBefore = metric("gateway_key_cooldowns_total", "provider=\"openai\"", "");
+        double overheadCountBefore = metric("gateway_overhead_seconds_count", "", "");
         upstream.enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,"
                 + "\"total_tokens\":7}}").build());
         upstream.enqueue(new MockResponse.Builder().code(401).body("{}").build());
@@ -134,6 +135,9 @@ public final class ObservabilityTest {
         assertEquals(cooldownsBefore + 1, metric(metrics, "gateway_key_cooldowns_total", "provider=\"openai\"", ""));
         assertFalse(metrics.contains("some-vendor"), "unknown models must not become label values");
         assertTrue(metrics.contains("gateway_overhead_seconds_bucket"));
+        assertEquals(overheadCountBefore + 3, metric(metrics, "gateway_overhead_seconds_count", "", ""));
+        assertFalse(metrics.lines().anyMatch(line -> line.startsWith("gateway_") && line.contains("quantile=")),
+                () -> metrics.lines().filter(line -> line.contains("quantile=")).toList().toString());
         assertTrue(metrics.contains("gateway_upstream_latency_seconds_bucket"));
         assertTrue(metrics.contains("gateway_requests_in_flight"));
         assertTrue(metrics.contains("gateway_streams_in_flight"));
