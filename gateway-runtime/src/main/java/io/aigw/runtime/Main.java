@@ -4,6 +4,7 @@ import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.server.CarrierThreads;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.StoreException;
@@ -24,6 +25,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // First: the JDK reads it when the first virtual thread is made.
+        CarrierThreads.configure();
         LogConfig.configureRuntime();
         // Without a global mapper manager, Helidon 4.4 asks its service registry for a new one each
         // time a header value is converted (Content-Length, twice a request): a third of the CPU.
