@@ -349,6 +349,27 @@ public final class DistributionIT {
         }
     }
 
+    /**
+     * Where the JVM may use one processor, the gateway runs its virtual threads on two carriers (with
+     * one, a new connection could wait seconds behind busy ones); an operator's own setting stays.
+     */
+    @Test
+    void onOneProcessorTheVirtualThreadsGetTwoCarriersUnlessTheOperatorSetsIt() throws Exception {
+        var oneProcessor = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-XX:ActiveProcessorCount=1");
+        try (GatewayProcess gateway = GatewayProcess.start(home, oneProcessor)) {
+            assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            assertTrue(gateway.systemProperties().contains("jdk.virtualThreadScheduler.parallelism=2"),
+                    gateway.systemProperties());
+        }
+        var operatorsChoice = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS",
+                "-XX:ActiveProcessorCount=1 -Djdk.virtualThreadScheduler.parallelism=1");
+        try (GatewayProcess gateway = GatewayProcess.start(home, operatorsChoice)) {
+            assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            assertTrue(gateway.systemProperties().contains("jdk.virtualThreadScheduler.parallelism=1"),
+                    gateway.systemProperties());
+        }
+    }
+
     private static List<Path> sqliteCopies(Path folder) throws IOException {
         try (Stream<Path> files = Files.list(folder)) {
             return files.filter(file -> file.getFileName().toString().matches("sqlite-.*sqlitejdbc\\.(so|dylib)"))

@@ -108,6 +108,19 @@ final class GatewayProcess implements AutoCloseable {
         return port;
     }
 
+    /**
+     * The running JVM's system properties as {@code jcmd VM.system_properties} prints them, asked with
+     * the jcmd of the JDK that bin/gateway chose (bin/gateway execs java, so the process is the JVM).
+     */
+    String systemProperties() throws IOException, InterruptedException {
+        Path java = Path.of(process.info().command().orElseThrow());
+        Process jcmd = new ProcessBuilder(java.resolveSibling("jcmd").toString(), Long.toString(process.pid()),
+                "VM.system_properties").redirectErrorStream(true).start();
+        String printed = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        jcmd.waitFor(30, TimeUnit.SECONDS);
+        return printed;
+    }
+
     String output() {
         synchronized (output) {
             return String.join("\n", output);
