@@ -358,15 +358,15 @@ public final class DistributionIT {
         var oneProcessor = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-XX:ActiveProcessorCount=1");
         try (GatewayProcess gateway = GatewayProcess.start(home, oneProcessor)) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
-            assertTrue(gateway.systemProperties().contains("jdk.virtualThreadScheduler.parallelism=2"),
-                    gateway.systemProperties());
+            String properties = gateway.systemProperties();
+            assertTrue(properties.contains("jdk.virtualThreadScheduler.parallelism=2"), properties);
         }
         var operatorsChoice = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS",
                 "-XX:ActiveProcessorCount=1 -Djdk.virtualThreadScheduler.parallelism=1");
         try (GatewayProcess gateway = GatewayProcess.start(home, operatorsChoice)) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
-            assertTrue(gateway.systemProperties().contains("jdk.virtualThreadScheduler.parallelism=1"),
-                    gateway.systemProperties());
+            String properties = gateway.systemProperties();
+            assertTrue(properties.contains("jdk.virtualThreadScheduler.parallelism=1"), properties);
         }
     }
 
