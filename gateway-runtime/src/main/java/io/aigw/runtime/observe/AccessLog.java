@@ -51,7 +51,7 @@ public final class AccessLog implements AutoCloseable {
             text(line, start, "path", path);
             line.append(",\"status\":").append(status);
             line.append(",\"latency_ms\":");
-            millis(line, latencyMicros);
+            Millis.append(line, latencyMicros);
             text(line, start, "key_id", keyId);
             text(line, start, "model", model);
             text(line, start, "provider", provider);
@@ -61,7 +61,7 @@ public final class AccessLog implements AutoCloseable {
             }
             if (firstByteMicros >= 0) {
                 line.append(",\"first_byte_ms\":");
-                millis(line, firstByteMicros);
+                Millis.append(line, firstByteMicros);
             }
             if (totalTokens >= 0) {
                 line.append(",\"prompt_tokens\":").append(promptTokens)
@@ -69,16 +69,6 @@ public final class AccessLog implements AutoCloseable {
                         .append(",\"total_tokens\":").append(totalTokens);
             }
             line.append('}');
-        }
-
-        /** Microseconds as milliseconds with three decimals. */
-        private static void millis(StringBuilder line, long micros) {
-            long fraction = micros % 1000;
-            line.append(micros / 1000).append('.');
-            if (fraction < 100) {
-                line.append(fraction < 10 ? "00" : "0");
-            }
-            line.append(fraction);
         }
 
         /** A string member; {@code start} is where the line begins in {@code line}, at its opening brace. */

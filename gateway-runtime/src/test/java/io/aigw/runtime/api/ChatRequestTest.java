@@ -71,24 +71,23 @@ public final class ChatRequestTest {
         assertEquals(body.replace("openai/gpt-5", "gpt-5"), out);
     }
 
-    @Test
-    void rawNonAsciiAndEmojiOnBothSidesOfModelKeepTheirBytes() {
-        // Two-, three- and four-byte characters shift byte offsets away from character offsets:
-        // a splice computed in characters would cut through them.
-        String before = "\"user\":\"héllo wörld 日本語 😀😀\",\"métadonnées\":{\"clé\":\"🎉\"},";
-        String after = ",\"messages\":[{\"role\":\"user\",\"content\":\"Ça va? 👍🏽 ありがとう 𝄞\"}],\"stop\":[\"€\"]";
-        String body = "{" + before + "\"model\":\"openai/gpt-5\"" + after + "}";
-
-        byte[] out = ChatRequest.parse(utf8(body)).forUpstream("gpt-5", Set.of());
-
-        assertArrayEquals(utf8("{" + before + "\"model\":\"gpt-5\"" + after + "}"), out);
+    static Stream<Arguments> textAroundTheModel() {
+        return Stream.of(
+                // Two-, three- and four-byte characters shift byte offsets away from character offsets:
+                // a splice computed in characters would cut through them.
+                Arguments.argumentSet("raw non-ASCII and emoji",
+                        "\"user\":\"héllo wörld 日本語 😀😀\",\"métadonnées\":{\"clé\":\"🎉\"},",
+                        ",\"messages\":[{\"role\":\"user\",\"content\":\"Ça va? 👍🏽 ありがとう 𝄞\"}],\"stop\":[\"€\"]"),
+                // U+FFFD is what lenient decoding puts in place of bad bytes; sent as itself, it is
+                // valid UTF-8, text and not an encoding error.
+                Arguments.argumentSet("a caller's own replacement character",
+                        "\"user\":\"\uFFFD\",",
+                        ",\"messages\":[{\"role\":\"user\",\"content\":\"a \uFFFD and ü\"}]"));
     }
 
-    @Test
-    void aCallersOwnReplacementCharacterIsTextNotAnEncodingError() {
-        // U+FFFD is what lenient decoding puts in place of bad bytes; sent as itself, it is valid UTF-8.
-        String before = "\"user\":\"\uFFFD\",";
-        String after = ",\"messages\":[{\"role\":\"user\",\"content\":\"a \uFFFD and ü\"}]";
+    @ParameterizedTest
+    @MethodSource("textAroundTheModel")
+    void theTextOnBothSidesOfModelKeepsItsBytes(String before, String after) {
         String body = "{" + before + "\"model\":\"openai/gpt-5\"" + after + "}";
 
         byte[] out = ChatRequest.parse(utf8(body)).forUpstream("gpt-5", Set.of());
