@@ -255,10 +255,12 @@ public final class ChatForwarder implements AutoCloseable {
         return body;
     }
 
+    /** The upstream's headers that tell an SDK when to retry, those of them that are well formed. */
     static List<Header> relayedHeaders(HttpClientResponse upstream) {
         List<Header> relayed = new ArrayList<>();
         for (Header header : upstream.headers()) {
-            if (isRelayed(header.name())) {
+            if (isRelayed(header.name()) && HeaderSyntax.isName(header.name())
+                    && HeaderSyntax.isValue(header.get())) {
                 relayed.add(header);
             }
         }
@@ -274,9 +276,12 @@ public final class ChatForwarder implements AutoCloseable {
         return false;
     }
 
-    /** The upstream's Content-Type as it was sent: parsing it only to write it out again costs every answer. */
+    /**
+     * The upstream's Content-Type as it was sent, when it is well formed: parsing it only to write
+     * it out again costs every answer.
+     */
     private static String contentType(HttpClientResponse upstream, String otherwise) {
-        return upstream.headers().first(HeaderNames.CONTENT_TYPE).orElse(otherwise);
+        return upstream.headers().first(HeaderNames.CONTENT_TYPE).filter(HeaderSyntax::isValue).orElse(otherwise);
     }
 
     /**

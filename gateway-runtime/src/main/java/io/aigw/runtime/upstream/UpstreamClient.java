@@ -16,6 +16,7 @@ import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientConfig;
+import io.helidon.webclient.http1.Http1ClientProtocolConfig;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import java.io.UncheckedIOException;
 import java.net.ProxySelector;
@@ -91,8 +92,10 @@ final class UpstreamClient {
                 .proxy(systemProxyFor(url) ? Proxy.create() : Proxy.noProxy());
         tls.ifPresent(builder::tls);
         this.webClient = builder.build();
-        // HTTP/1.1 directly: the generic WebClient would work out the protocol on every request.
-        this.client = webClient.client(Http1Client.PROTOCOL);
+        // HTTP/1.1 directly: the generic WebClient would work out the protocol on every request. The
+        // answers' headers unchecked: the few the caller gets are checked when relayed (HeaderSyntax).
+        this.client = webClient.client(Http1Client.PROTOCOL,
+                Http1ClientProtocolConfig.builder().validateResponseHeaders(false).build());
         this.connectionKey = connectionKey(uri, client.prototype());
     }
 

@@ -114,6 +114,37 @@ public final class ForwardingTest {
     }
 
     @Test
+    void upstreamHeadersThatCouldBreakTheCallersAnswerAreNotPassedOn() {
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER)
+                .addHeaderLenient("Content-Type", "application/json\u0001")
+                .addHeaderLenient("x-ratelimit-limit-requests", "10\u0000")
+                .addHeaderLenient("x-ratelimit-reset requests", "1s")
+                .addHeader("x-ratelimit-remaining-requests", "99")
+                .addHeaderLenient("X-Upstream-Note", "not\u0007relayed")
+                .build());
+
+        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+
+        assertEquals(200, response.statusCode());
+        assertEquals(ANSWER, response.body());
+        assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+        assertEquals("99", response.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow());
+        assertTrue(response.headers().firstValue("x-ratelimit-limit-requests").isEmpty());
+        assertTrue(response.headers().map().keySet().stream().noneMatch(name -> name.contains(" ")));
+    }
+
+    @Test
+    void aMalformedRetryAfterIsDroppedFromAnUpstreamErrorThatKeepsItsStatus() {
+        upstream.enqueue(new MockResponse.Builder().code(429).body("{\"error\":{\"message\":\"slow down\"}}")
+                .addHeaderLenient("Retry-After", "3\u001b[2J").build());
+
+        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+
+        assertEquals(429, response.statusCode());
+        assertTrue(response.headers().firstValue("Retry-After").isEmpty());
+    }
+
+    @Test
     void anOpenAiShapedUpstreamErrorPassesThroughToTheByte() {
         String error = "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\",\"param\":null,"
                 + "\"code\":\"rate_limit_exceeded\"}}";
