@@ -4,21 +4,15 @@ Prints the median and p90 time to the answer's first byte, in ms. A pause of 0 i
 
 Usage: after-idle.py PORT PATH KEY MODEL REQUESTS PAUSE_S
 """
-import json
-import socket
 import sys
 import time
 
+from chat_caller import chat_request, connect
+
 port, path, key, model, count, pause = (int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]),
                                         float(sys.argv[6]))
-# The same body as the harness's wrk script.
-body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 16},
-                  separators=(",", ":")).encode()
-request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {key}\r\n"
-           f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-
-connection = socket.create_connection(("127.0.0.1", port))
-connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+request = chat_request(port, path, key, model)
+connection = connect(port)
 
 
 def answer_bytes(head):

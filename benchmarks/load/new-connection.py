@@ -5,19 +5,15 @@ Prints the latency percentiles, the slowest request and how many took over 100 m
 
 Usage: new-connection.py PORT PATH KEY MODEL REQUESTS new|keep
 """
-import json
-import socket
 import sys
 import time
+
+from chat_caller import chat_request, connect
 
 port, path, key, model, count, mode = (int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]),
                                        sys.argv[6])
 
-# The same body as the harness's wrk script.
-body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 16},
-                  separators=(",", ":")).encode()
-request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {key}\r\n"
-           f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+request = chat_request(port, path, key, model)
 
 
 def exchange(connection):
@@ -35,20 +31,14 @@ def exchange(connection):
         rest += connection.recv(65536)
 
 
-def connect():
-    connection = socket.create_connection(("127.0.0.1", port))
-    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return connection
-
-
-kept = connect() if mode == "keep" else None
+kept = connect(port) if mode == "keep" else None
 latencies = []
 for _ in range(count):
     started = time.perf_counter()
     if kept:
         exchange(kept)
     else:
-        with connect() as connection:
+        with connect(port) as connection:
             exchange(connection)
     latencies.append((time.perf_counter() - started) * 1000)
     time.sleep(0.05)

@@ -7,22 +7,16 @@ same CLOCK_MONOTONIC time).
 
 Usage: one-connection.py PORT PATH KEY MODEL SECONDS [THRESHOLD_MS]
 """
-import json
-import socket
 import sys
 import time
+
+from chat_caller import chat_request, connect
 
 port, path, key, model, seconds = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
 threshold_ms = float(sys.argv[6]) if len(sys.argv) > 6 else 1.0
 
-# The same body as the harness's wrk script.
-body = json.dumps({"model": model, "messages": [{"role": "user", "content": "Say hello."}], "max_tokens": 16},
-                  separators=(",", ":")).encode()
-request = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {key}\r\n"
-           f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
-
-connection = socket.create_connection(("127.0.0.1", port))
-connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+request = chat_request(port, path, key, model)
+connection = connect(port)
 
 
 def read_answer(pending):
