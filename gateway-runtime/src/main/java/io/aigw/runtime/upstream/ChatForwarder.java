@@ -259,8 +259,9 @@ public final class ChatForwarder implements AutoCloseable {
     static List<Header> relayedHeaders(HttpClientResponse upstream) {
         List<Header> relayed = new ArrayList<>();
         for (Header header : upstream.headers()) {
+            // Every value: a header the upstream sent more than once holds them all.
             if (isRelayed(header.name()) && HeaderSyntax.isName(header.name())
-                    && HeaderSyntax.isValue(header.get())) {
+                    && header.allValues().stream().allMatch(HeaderSyntax::isValue)) {
                 relayed.add(header);
             }
         }

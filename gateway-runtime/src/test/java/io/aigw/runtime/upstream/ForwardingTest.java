@@ -134,6 +134,20 @@ public final class ForwardingTest {
     }
 
     @Test
+    void aRepeatedUpstreamHeaderIsPassedOnOnlyWhenEveryValueIsWellFormed() {
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER)
+                .addHeader("x-ratelimit-limit-requests", "10")
+                .addHeaderLenient("x-ratelimit-limit-requests", "20\u0000")
+                .build());
+
+        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+
+        assertEquals(200, response.statusCode());
+        assertEquals(ANSWER, response.body());
+        assertTrue(response.headers().firstValue("x-ratelimit-limit-requests").isEmpty());
+    }
+
+    @Test
     void aMalformedRetryAfterIsDroppedFromAnUpstreamErrorThatKeepsItsStatus() {
         upstream.enqueue(new MockResponse.Builder().code(429).body("{\"error\":{\"message\":\"slow down\"}}")
                 .addHeaderLenient("Retry-After", "3\u001b[2J").build());
