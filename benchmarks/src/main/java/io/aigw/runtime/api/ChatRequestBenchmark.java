@@ -1,32 +1,21 @@
 package io.aigw.runtime.api;
 
+import io.aigw.runtime.HotPathBenchmark;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The {@code model} rewrite every chat request goes through: validate the caller's body, then
  * splice the upstream's model id into it. Bodies are a conversation whose messages carry long
  * text (newlines, quotes, a little non-ASCII), grown to the size given.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class ChatRequestBenchmark {
+public class ChatRequestBenchmark extends HotPathBenchmark {
     private static final String PARAGRAPH = "The gateway keeps the caller's bytes and changes only the model. "
             + "It routes on the prefix before the first slash, \"openai/gpt-5\" for example, and relays "
             + "streams event by event.\nCafé, naïve, 東京: text is UTF-8 and stays as it came.\n";

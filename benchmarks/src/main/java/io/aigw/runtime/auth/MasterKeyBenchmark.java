@@ -1,26 +1,15 @@
 package io.aigw.runtime.auth;
 
+import io.aigw.runtime.HotPathBenchmark;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /** The master key check every request with that key pays: one SHA-256 and a constant-time compare. */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class MasterKeyBenchmark {
+public class MasterKeyBenchmark extends HotPathBenchmark {
     private MasterKey masterKey;
     private String rightKey;
     private String wrongKey;

@@ -1,31 +1,20 @@
 package io.aigw.runtime.observe;
 
+import io.aigw.runtime.HotPathBenchmark;
 import io.helidon.metrics.api.Metrics;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the metrics of one finished chat completion cost: the request counter, the overhead and
  * upstream latency histograms and the two token counters, in Helidon's global registry as the
  * gateway records them.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class GatewayMetricsBenchmark {
+public class GatewayMetricsBenchmark extends HotPathBenchmark {
     private GatewayMetrics metrics;
     private long nanos;
 

@@ -1,5 +1,6 @@
 package io.aigw.runtime.routing;
 
+import io.aigw.runtime.HotPathBenchmark;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.Provider;
 import java.net.URI;
@@ -9,28 +10,16 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Routing a model id with the five shipped providers: a known prefix, an unknown one that goes to
  * the catch-all, and an unknown one when no provider is the catch-all (the 404 path).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
-@Measurement(iterations = 3, time = 1)
-@Fork(1)
-public class RoutingTableBenchmark {
+public class RoutingTableBenchmark extends HotPathBenchmark {
     private RoutingTable shipped;
     private RoutingTable withoutCatchAll;
     private String knownPrefix;
