@@ -3,9 +3,8 @@
 # sends them one at a time after its load): requests one at a time on one keep-alive connection,
 # each after a pause of PAUSES seconds (0: back to back), to the gateway, to nginx set up as a proxy
 # in the same place (the yardstick), and to the fake upstream directly (after-idle.py, on CPU 1).
-# For the gateway also the CPU time its threads spent, divided by the requests (from /proc's
-# schedstat, exact; the tick counts of /proc/<pid>/stat go wrong here, as a paced caller's requests
-# line up with the timer's ticks); "rest" is mostly periodic work, which longer pauses take more of.
+# For the gateway also the CPU time its threads spent, divided by the requests (common.sh's
+# cpu_ns_by_kind); "rest" is mostly periodic work, which longer pauses take more of.
 # Warms the gateway first as the harness does. Uses ../../../shared/bench for the fake upstream (run
 # its setup.sh once). Loopback only, bounded, stops what it started.
 #   REQUESTS (200 per pause)  PAUSES ("0.1 0.01 0.001 0")  WARM_S (20)
@@ -19,27 +18,15 @@ GATEWAY_ACCESS_LOG=$work/access.log start_gateway
 wrk_for "$WARM_S" 32
 wrk_for 10 1
 
-# cpu_ns: the gateway's CPU time so far in ns by kind of thread: the carriers of its virtual
-# threads, the pollers that wake them, the usage and access log writers, the JIT's compilers, the rest.
-cpu_ns() {
-    for task in /proc/"$gw"/task/*; do
-        echo "$(cat "$task/comm")|$(cut -d' ' -f1 "$task/schedstat")"
-    done | awk -F'|' '
-        $1 ~ /^ForkJoinPool/ {kind = "carriers"} $1 ~ /Poller/ {kind = "pollers"}
-        $1 ~ /^aigw-writer/ {kind = "writers"} $1 ~ /^C[12] / {kind = "compilers"}
-        {ns[kind == "" ? "rest" : kind] += $2; kind = ""}
-        END {for (k in ns) print k, ns[k]}' | sort
-}
-
 idle() { # PORT PATH MODEL PAUSE
     taskset -c 1 python3 "$here/after-idle.py" "$1" "$2" "$KEY" "$3" "$REQUESTS" "$4"
 }
 
 for pause in $PAUSES; do
     echo "== pause $pause s (first byte, ms)"
-    cpu_ns > "$work/cpu-before.txt"
+    cpu_ns_by_kind "$gw" > "$work/cpu-before.txt"
     echo "  gateway     $(idle 8080 /api/v1/chat/completions "$BENCH_MODEL" "$pause")"
-    cpu_ns > "$work/cpu-after.txt"
+    cpu_ns_by_kind "$gw" > "$work/cpu-after.txt"
     echo "  nginx proxy $(idle 8090 /v1/chat/completions gpt-4o-mini "$pause")"
     echo "  direct      $(idle 18080 /v1/chat/completions gpt-4o-mini "$pause")"
     echo "  gateway CPU a request (µs): $(join -a 2 -e 0 -o 0,1.2,2.2 "$work/cpu-before.txt" \

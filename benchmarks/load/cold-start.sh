@@ -14,25 +14,6 @@ database="jdbc:sqlite:$work/gateway.db"
 GATEWAY_DATABASE_URL=$database "$gateway" migrate > "$work/migrate.log" 2>&1
 ls "$(dirname "$gateway")/../lib/"*.aot 2> /dev/null | sed 's/^/AOT cache: /' || echo "AOT cache: none"
 
-# cpu_ms_by_thread PID: CPU time so far (user + system, ms) of the JVM's main thread, its compiler
-# threads and all the others.
-cpu_ms_by_thread() {
-    local tick_ms=$((1000 / $(getconf CLK_TCK)))
-    for task in /proc/"$1"/task/*; do
-        # comm may hold spaces; the fields after its closing parenthesis are fixed.
-        local stat name
-        stat=$(cat "$task/stat" 2> /dev/null) || continue
-        name=$(cat "$task/comm" 2> /dev/null) || continue
-        set -- ${stat##*) }
-        echo "$name ${12} ${13}"
-    done | awk -v tick="$tick_ms" '
-        { ms = ($2 + $3) * tick }
-        $1 == "java" { main += ms; next }
-        /^C[12] / { compilers += ms; next }
-        { rest += ms }
-        END { printf "main %d ms, compilers %d ms, other threads %d ms", main, compilers, rest }'
-}
-
 for start in $(seq "$STARTS"); do
     launched=$(date +%s%N)
     GATEWAY_PORT=8080 GATEWAY_MASTER_KEY=$KEY GATEWAY_ACCESS_LOG=off OPENAI_API_KEY=sk-x \
@@ -50,7 +31,9 @@ for start in $(seq "$STARTS"); do
         sleep 0.005
     done
     [ -n "$answered" ] || { echo "start $start: no answer within the polls; its log:" >&2; cat "$work/gateway.log" >&2; exit 1; }
-    echo "start $start: $(( (answered - launched) / 1000000 )) ms; $(cpu_ms_by_thread "$gw");" \
+    echo "start $start: $(( (answered - launched) / 1000000 )) ms; $(cpu_ns_by_kind "$gw" | awk '
+        $1 == "main" || $1 == "compilers" {ms[$1] = $2 / 1e6; next} {other += $2 / 1e6}
+        END {printf "main %d ms, compilers %d ms, other threads %d ms", ms["main"], ms["compilers"], other}');" \
         "RSS $(awk '/^VmRSS:/ {printf "%.1f", $2 / 1024}' /proc/$gw/status) MB"
     kill "$gw"
     wait "$gw" 2> /dev/null || true

@@ -88,3 +88,18 @@ start_gateway() {
     cat "$work/gateway.log" >&2
     exit 1
 }
+
+# cpu_ns_by_kind PID: the JVM's CPU time so far in ns by kind of thread, one "kind ns" line each:
+# main (the launcher's threads, named java), carriers (of the virtual threads), pollers (that wake
+# them), writers (usage records, access log), compilers (the JIT's) and rest. From schedstat, exact;
+# /proc's tick counts go wrong for work that lines up with the timer's ticks, as a paced caller's does.
+cpu_ns_by_kind() {
+    for task in /proc/"$1"/task/*; do
+        echo "$(cat "$task/comm" 2> /dev/null)|$(cut -d' ' -f1 "$task/schedstat" 2> /dev/null)"
+    done | awk -F'|' '
+        $2 == "" { next }
+        $1 == "java" {kind = "main"} $1 ~ /^ForkJoinPool/ {kind = "carriers"} $1 ~ /Poller/ {kind = "pollers"}
+        $1 ~ /^aigw-writer/ {kind = "writers"} $1 ~ /^C[12] / {kind = "compilers"}
+        {ns[kind == "" ? "rest" : kind] += $2; kind = ""}
+        END {for (k in ns) print k, ns[k]}' | sort
+}
