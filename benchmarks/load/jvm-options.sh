@@ -4,11 +4,16 @@
 # connections, and per variant the latencies, collections and peak RSS. Uses ../../../shared/bench
 # for the fake upstream (run its setup.sh once). Loopback only, bounded, stops what it started.
 #   benchmarks/load/jvm-options.sh "label|JVM options" ...
-#   WARM_S (30)  RUN_S (15)  GATEWAY_AOT_CACHE (off: every variant starts alike; or a file)
+#   WARM_S (30)  RUN_S (15)  CONNECTIONS ("1 32 256")
+#   GATEWAY_AOT_CACHE (off: every variant starts alike; or a file)
 # Example: benchmarks/load/jvm-options.sh "serial|-XX:+UseSerialGC -Xmx96m" "g1|-XX:+UseG1GC -Xmx96m"
+# With no collector at all, what the collections add to the one-connection tail (Epsilon keeps every
+# byte allocated: about 7 GB for these steps, touched up front so the page faults are not measured):
+#   WARM_S=6 CONNECTIONS=1 benchmarks/load/jvm-options.sh "serial|<bin/gateway's options>" \
+#       "no-gc|-XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xms8g -Xmx8g -XX:+AlwaysPreTouch"
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-WARM_S=${WARM_S:-30} RUN_S=${RUN_S:-15}
+WARM_S=${WARM_S:-30} RUN_S=${RUN_S:-15} CONNECTIONS=${CONNECTIONS:-1 32 256}
 export GATEWAY_AOT_CACHE=${GATEWAY_AOT_CACHE:-off} BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
 jstat=$("$repo/distribution/target/gateway/bin/find-java" 21)/bin/jstat
 start_upstream 10
@@ -27,7 +32,7 @@ for variant in "$@"; do
     start_gateway
     load "$WARM_S" 32 > /dev/null
     load 10 1 > /dev/null
-    for connections in 1 32 256; do
+    for connections in $CONNECTIONS; do
         echo "  $connections: $(load "$RUN_S" "$connections")"
     done
     echo "  collections: $(collections)"
