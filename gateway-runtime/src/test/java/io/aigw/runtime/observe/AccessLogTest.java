@@ -42,6 +42,44 @@ final class AccessLogTest {
     }
 
     @Test
+    void textOutsideAsciiIsUtf8AndALoneSurrogateBecomesAQuestionMarkAsStringGetBytesMakesIt() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (AccessLog log = new AccessLog(out)) {
+            log.log(entry("req-1", "\uD83D\uDE00 \u4E2D\u6587 caf\u00e9"));
+            log.log(entry("req-2", "lone \uD83D high, lone \uDE00 low"));
+        }
+
+        assertEquals("""
+                {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-1","method":"POST","path":"/x",\
+                "status":200,"latency_ms":0.001,"model":"\uD83D\uDE00 \u4E2D\u6587 caf\u00e9"}
+                {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-2","method":"POST","path":"/x",\
+                "status":200,"latency_ms":0.001,"model":"lone ? high, lone ? low"}
+                """, out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void linesLongerThanTheWritersBufferAreWrittenWholeBetweenShortOnes() {
+        String longModel = "m\u00e9".repeat(40_000);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (AccessLog log = new AccessLog(out)) {
+            log.log(entry("req-1", "short"));
+            log.log(entry("req-2", longModel));
+            log.log(entry("req-3", "short"));
+            log.log(entry("req-4", longModel + "\u00e9"));
+        }
+
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(4, lines.size());
+        assertEquals(List.of("short", longModel, "short", longModel + "\u00e9"),
+                lines.stream().map(line -> line.substring(line.indexOf("\"model\":\"") + 9, line.length() - 2)).toList());
+    }
+
+    private static AccessLog.Entry entry(String requestId, String model) {
+        return new AccessLog.Entry(TIME, requestId, "POST", "/x", 200, 1,
+                null, model, null, null, null, 0, -1, -1, -1, -1);
+    }
+
+    @Test
     void aBatchOfManyLinesKeepsEveryLineOnceInOrder() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
