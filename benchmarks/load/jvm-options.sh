@@ -7,8 +7,9 @@
 #   WARM_S (30)  RUN_S (15)  CONNECTIONS ("1 32 256")
 #   GATEWAY_AOT_CACHE (off: every variant starts alike; or a file)
 # Example: benchmarks/load/jvm-options.sh "serial|-XX:+UseSerialGC -Xmx96m" "g1|-XX:+UseG1GC -Xmx96m"
-# With no collector at all, what the collections add to the one-connection tail (Epsilon keeps every
-# byte allocated: about 7 GB for these steps, touched up front so the page faults are not measured):
+# The one-connection tail with no collector at all (Epsilon keeps every byte allocated: about 7 GB
+# for these steps, touched up front so the page faults are not measured; every allocation then lands
+# in fresh memory, out of the caches, so this bounds what the collections cost rather than isolating it):
 #   WARM_S=6 CONNECTIONS=1 benchmarks/load/jvm-options.sh "serial|<bin/gateway's options>" \
 #       "no-gc|-XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xms8g -Xmx8g -XX:+AlwaysPreTouch"
 set -euo pipefail
