@@ -112,10 +112,11 @@ public final class AccessLog implements AutoCloseable {
     }
 
     /**
-     * Formats and writes batches on the writer's thread, through one line buffer and one byte
-     * buffer that every batch reuses: a string and its bytes for each batch were a sixteenth of all
-     * the bytes the gateway allocated per request, and each allocation brings the next young
-     * collection nearer for the requests. Lines go out whole, several to a write.
+     * Formats and writes batches on the writer's thread, through a line buffer, a char array and a
+     * byte buffer that every batch reuses: a string and its bytes for each batch were a sixteenth
+     * of all the bytes the gateway allocated per request, and each allocation brings the next young
+     * collection nearer for the requests. Lines go out whole, several to a write; only a line
+     * longer than the byte buffer goes out in pieces, one right after another.
      */
     private static final class LineOutput {
         private static final int BUFFER_BYTES = 16 * 1024;

@@ -74,11 +74,6 @@ final class AccessLogTest {
                 lines.stream().map(line -> line.substring(line.indexOf("\"model\":\"") + 9, line.length() - 2)).toList());
     }
 
-    private static AccessLog.Entry entry(String requestId, String model) {
-        return new AccessLog.Entry(TIME, requestId, "POST", "/x", 200, 1,
-                null, model, null, null, null, 0, -1, -1, -1, -1);
-    }
-
     @Test
     void aBatchOfManyLinesKeepsEveryLineOnceInOrder() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -92,5 +87,10 @@ final class AccessLogTest {
         List<String> ids = out.toString(StandardCharsets.UTF_8).lines()
                 .map(line -> line.substring(line.indexOf("req-"), line.indexOf("\",\"method\""))).toList();
         assertEquals(IntStream.range(0, 100).mapToObj(i -> "req-" + i).toList(), ids);
+    }
+
+    private static AccessLog.Entry entry(String requestId, String model) {
+        return new AccessLog.Entry(TIME, requestId, "POST", "/x", 200, 1,
+                null, model, null, null, null, 0, -1, -1, -1, -1);
     }
 }
