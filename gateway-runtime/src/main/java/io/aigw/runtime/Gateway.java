@@ -11,6 +11,7 @@ import io.aigw.runtime.auth.WorkspaceKeyFilter;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
@@ -161,6 +162,7 @@ public final class Gateway implements AutoCloseable {
         WebServerConfig.Builder server = WebServer.builder()
                 .connectionOptions(NO_DELAY)
                 .maxTcpConnections(maxCallerConnections(maxConcurrent))
+                .directHandlers(TransportErrors.handlers())
                 .config(settings.node("server"))
                 // The protocols are chosen here, not discovered: see CallerProtocols.
                 .protocolsDiscoverServices(false)

@@ -70,7 +70,9 @@ public record ApiError(Status status, String message, String type, String param,
             case 405 -> "This endpoint does not take that method.";
             default -> "The request was refused: " + status.reasonPhrase() + ".";
         };
-        String type = status.code() >= 500 ? "server_error" : "invalid_request_error";
+        // 501 and 505 name what the caller's HTTP asked for, not a failure of the gateway.
+        boolean callers = status.code() < 500 || status.code() == 501 || status.code() == 505;
+        String type = callers ? "invalid_request_error" : "server_error";
         return new ApiError(status, message, type, null, code);
     }
 

@@ -339,7 +339,7 @@ public final class MalformedRequestsTest {
                         "Content-Length: 5", "Transfer-Encoding: chunked"), chunk(VALID) + "0\r\n\r\n"),
                         invalid(null)),
                 row("a transfer coding other than chunked", raw(head("POST", PATH, "Content-Type: application/json",
-                        "Transfer-Encoding: gzip, chunked"), chunk(VALID) + "0\r\n\r\n"), invalid(null)),
+                        "Transfer-Encoding: gzip, chunked"), chunk(VALID) + "0\r\n\r\n"), notImplemented()),
                 row("a chunk line ending in a bare line feed", raw(head("POST", PATH,
                         "Content-Type: application/json", "Transfer-Encoding: chunked"),
                         Integer.toHexString(VALID.length()) + "\n" + VALID + "\r\n0\r\n\r\n"), invalid(null)),
@@ -382,6 +382,11 @@ public final class MalformedRequestsTest {
 
     private static Expected invalid(String param) {
         return new Expected(400, "invalid_request_error", param, null);
+    }
+
+    /** RFC 9112, section 6.1: a transfer coding the server does not know is answered 501. */
+    private static Expected notImplemented() {
+        return new Expected(501, "invalid_request_error", null, null);
     }
 
     private static Expected tooLarge() {

@@ -71,8 +71,7 @@ public final class ObservabilityTest {
                 .getJsonArray("checks").getJsonObject(0);
         assertEquals("UP", check.getString("status"));
         assertEquals("up", check.getJsonObject("data").getString("store"));
-        assertEquals(String.valueOf(gateway.gateway().routing().byPriority().size()),
-                check.getJsonObject("data").getString("providers"));
+        assertEquals(gateway.gateway().routing().byPriority().size(), check.getJsonObject("data").getInt("providers"));
         assertEquals(200, status("/observe/health/live"));
         assertEquals(200, status("/observe/health/ready"));
 
