@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.observe.GatewayMetrics;

@@ -1,0 +1,27 @@
+package io.aigw.runtime.config;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where keys and usage records live: {@code gateway.database.*}.
+ *
+ * @param url      a JDBC URL, {@code jdbc:sqlite:<file>} or {@code jdbc:postgresql://...}
+ * @param poolSize the most connections kept open to the database
+ */
+public record DatabaseConfig(String url, Optional<String> user, Optional<Secret> password, int poolSize) {
+    private static final int DEFAULT_POOL_SIZE = 8;
+
+    /**
+     * Reads {@code gateway.database.*}; the URL defaults to the SQLite file {@code data/gateway.db}
+     * under the gateway's home folder (the system property {@code gateway.home}, else the working folder).
+     */
+    public static DatabaseConfig read(Settings settings) {
+        String home = System.getProperty("gateway.home", ".");
+        return new DatabaseConfig(
+                settings.get("gateway.database.url", "jdbc:sqlite:" + Path.of(home, "data", "gateway.db")),
+                settings.get("gateway.database.user"),
+                settings.get("gateway.database.password").map(Secret::new),
+                settings.getInt("gateway.database.pool-size", DEFAULT_POOL_SIZE));
+    }
+}
