@@ -3,8 +3,10 @@ package io.aigw.runtime.upstream;
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.Millis;
+import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.SseRelay.CallerGone;
@@ -139,7 +141,7 @@ public final class ChatForwarder implements AutoCloseable {
                     sendAnswer(response, upstream, status, answer, provider, report);
                     report.answered(status, System.nanoTime());
                     // Counted after the answer is out: the caller does not wait for it.
-                    report.usage(TokenUsage.from(answer, 0, answer.length).orElse(TokenUsage.NONE));
+                    report.usage(ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE));
                     return null;
                 }
                 byte[] error = UpstreamErrors.normalize(status, readBody(upstream, in, provider, deadline), provider.prefix());

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.plugin.Provider;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderValues;

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -122,7 +123,7 @@ final class SseRelay {
             lineEnd++;
         }
         JsonValue chunk = parse(json, lineEnd);
-        TokenUsage.from(chunk).ifPresent(reported -> usage = reported);
+        ReportedUsage.inChunk(chunk).ifPresent(reported -> usage = reported);
         return !(hideUsageChunk && chunk instanceof JsonObject object
                 && object.get("choices") instanceof JsonArray choices && choices.isEmpty());
     }
