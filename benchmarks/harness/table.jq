@@ -26,6 +26,10 @@ def mb: if . == null then null else . / 1024 end;
     "on CPU \($r.settings.proxy_cpu) / \($r.settings.load_cpu) before the run, " +
     "\($r.machine.core_loop_ms.after | join(" / ")) ms after; load average " +
     "\($r.machine.load_average.before[0]) before, \($r.machine.load_average.after[0]) after.",
+(if $r.machine.load_average.before[0] > 1 then
+    "", "**The machine was busy** (a load average of \($r.machine.load_average.before[0]) before the run, over 1): " +
+        "these figures do not compare with a quiet run's."
+ else empty end),
 "",
 "Proxies on CPU \($r.settings.proxy_cpu), wrk, curl and the fake upstream on CPU \($r.settings.load_cpu). " +
     "Warm-up \($r.settings.warmup_s) s at \($r.settings.warmup_connections) connections, then " +
@@ -63,5 +67,5 @@ rule(5),
 ($r.targets[] | .unit as $u |
     def shown: if . == null then "" elif $u == "errors" then tostring
         elif $u == "×" then "\(fmt(1)) ×" elif $u == "MB" then "\(fmt(1)) MB"
-        elif $u == "ms" then "+\(fmt(2)) ms" elif $u == "of direct" then fmt(3) else "\(fmt(2)) s" end;
+        elif $u == "ms" then "\(if . < 0 then "" else "+" end)\(fmt(2)) ms" elif $u == "of direct" then fmt(3) else "\(fmt(2)) s" end;
     [.target, (.gateway | shown), (.nginx | shown), (.portkey | shown), (.met | verdict)] | cells)
