@@ -35,7 +35,7 @@ public final class AdminUsageRangeTest {
     @CsvSource({
             "from=99999999999999999, from",              // past Instant.MAX
             "to=31556889864403199, to",                  // Instant.MAX, past a long of milliseconds
-            "from=9223372036854776, from",               // a second past a long of milliseconds
+            "from=0&to=9223372036854776, to",          // a second past a long of milliseconds
             "to=+1000000000-01-01T00:00:00Z, to",
             "from=-1000000000-01-01T00:00:00Z, from",
             "to=-292275055-05-16T16:47:04.192Z, from",  // the earliest 'to': the default 'from' a day before it
