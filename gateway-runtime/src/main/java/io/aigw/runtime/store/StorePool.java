@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -39,7 +40,7 @@ final class StorePool {
         config.setValidationTimeout(timeoutMillis);
         if (isSqlite(jdbcUrl)) {
             plainSqliteFile(jdbcUrl).ifPresent(StorePool::createParentFolder);
-            config.setJdbcUrl(jdbcUrl);
+            config.setJdbcUrl(exclusiveSqlite(jdbcUrl));
             // WAL lets key lookups read while the usage writer writes; busy_timeout waits out the writer.
             config.addDataSourceProperty("journal_mode", "WAL");
             config.addDataSourceProperty("busy_timeout", "5000");
@@ -57,8 +58,27 @@ final class StorePool {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {
             throw new StoreException("Cannot open the database " + redact(jdbcUrl) + " (gateway.database.url): "
-                    + rootMessage(e), e);
+                    + rootMessage(e) + (isSqlite(jdbcUrl) && heldByAnotherProcess(e) ? ". Another process holds the"
+                    + " file, such as a gateway running on it: while it runs, use its admin API." : ""), e);
         }
+    }
+
+    /**
+     * The URL of an SQLite file opened with the {@code unix-excl} VFS. SQLite's default keeps WAL's
+     * index in a {@code -shm} file that every connection maps into memory; a write to that mapping
+     * once the file can no longer be written (made immutable, its file system remounted read-only)
+     * is a SIGBUS that kills the JVM. {@code unix-excl} keeps the index in the heap instead, which
+     * works because one process holds the file: its connections share the index, and another process
+     * finds the database locked. A URL that is already a {@code file:} URI, or an in-memory
+     * database, is left as written.
+     */
+    static String exclusiveSqlite(String jdbcUrl) {
+        return plainSqliteFile(jdbcUrl).map(file -> {
+            int query = jdbcUrl.indexOf('?');
+            // In a URI these three would end or escape the path.
+            String escaped = file.replace("%", "%25").replace("?", "%3f").replace("#", "%23");
+            return SQLITE + "file:" + escaped + "?vfs=unix-excl" + (query < 0 ? "" : "&" + jdbcUrl.substring(query + 1));
+        }).orElse(jdbcUrl);
     }
 
     /** The file of a {@code jdbc:sqlite:<file>} URL; empty for an in-memory database or a {@code file:} URI. */
@@ -75,6 +95,15 @@ final class StorePool {
         } catch (IOException e) {
             throw new StoreException("Cannot create the folder " + parent + " for the database: " + e.getMessage(), e);
         }
+    }
+
+    private static boolean heldByAnotherProcess(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return DatabaseFaults.SQLITE.unavailability(sql).filter("locked"::equals).isPresent();
+            }
+        }
+        return false;
     }
 
     /** A JDBC URL may carry a password; error messages show it without the query part. */
