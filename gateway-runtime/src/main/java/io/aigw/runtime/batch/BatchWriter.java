@@ -176,7 +176,7 @@ public final class BatchWriter<T> implements AutoCloseable {
         }
     }
 
-    /** Moves up to a batch of queued items into {@link #batch}, which is empty. */
+    /** Tops {@link #batch} up with queued items, to a batch's size at most. */
     private void takeBatch() {
         T item;
         while (batch.size() < MAX_BATCH && (item = queue.poll()) != null) {
@@ -209,6 +209,11 @@ public final class BatchWriter<T> implements AutoCloseable {
             }
             drop(batch.size());
             LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + ", dropped: " + e.getMessage());
+        } catch (Error e) {
+            // Thrown on, it would end the writer and leave every later item queued, unwritten and
+            // uncounted. A driver's failed assertion under -ea was one (pgjdbc before 42.7.12, issue 1458).
+            drop(batch.size());
+            LOG.log(Level.ERROR, "Could not write " + batch.size() + " " + name + ", dropped", e);
         }
         queued.addAndGet(-batch.size());
         batch.clear();

@@ -32,14 +32,13 @@ final class HealthMonitor implements AutoCloseable {
     private record Fault(String what, boolean writesOnly, Instant since) {
     }
 
-    private static final Fault CLOSED = new Fault("closed", false, Instant.EPOCH);
-
     private final Duration interval;
     private final Probe probe;
     private final DatabaseFaults faults;
     private final Thread checker;
     /** Null while the database serves. */
     private volatile Fault fault;
+    private volatile boolean closed;
 
     HealthMonitor(Duration interval, Probe probe, DatabaseFaults faults) {
         this.interval = interval;
@@ -55,10 +54,10 @@ final class HealthMonitor implements AutoCloseable {
 
     /** Fails at once, before {@code what} is tried, when the database is known to be unreachable. */
     void admit(String what) {
-        Fault current = fault;
-        if (current == CLOSED) {
+        if (closed) {
             throw new StoreUnavailableException("Cannot " + what + ": the store is closed.", null, interval);
         }
+        Fault current = fault;
         if (current != null && !current.writesOnly()) {
             throw new StoreUnavailableException("Cannot " + what + ": the database is " + current.what() + " since "
                     + current.since() + "; the gateway checks it again every " + interval.toMillis() + " ms.",
@@ -75,7 +74,7 @@ final class HealthMonitor implements AutoCloseable {
 
     private synchronized void recovered(boolean write) {
         Fault current = fault;
-        if (current != null && current != CLOSED && (write || !current.writesOnly())) {
+        if (current != null && !closed && (write || !current.writesOnly())) {
             fault = null;
             LOG.log(Level.INFO, "The database serves again, after " + Duration.between(current.since(), Instant.now())
                     .toSeconds() + " s (" + current.what() + ").");
@@ -92,10 +91,10 @@ final class HealthMonitor implements AutoCloseable {
     }
 
     private synchronized void noteFault(String what, boolean write, String message) {
-        Fault current = fault;
-        if (current == CLOSED) {
+        if (closed) {
             return;
         }
+        Fault current = fault;
         if (current == null) {
             fault = new Fault(what, write, Instant.now());
             LOG.log(Level.ERROR, "The database fails (" + what + "): " + message + ". Until it serves again the gateway"
@@ -108,12 +107,12 @@ final class HealthMonitor implements AutoCloseable {
     }
 
     private void checkUntilClosed() {
-        while (fault != CLOSED) {
+        while (!closed) {
             LockSupport.parkNanos(this, interval.toNanos());
-            Fault current = fault;
-            if (current == CLOSED) {
+            if (closed) {
                 return;
             }
+            Fault current = fault;
             boolean write = current != null && current.writesOnly();
             try {
                 if (write) {
@@ -133,7 +132,11 @@ final class HealthMonitor implements AutoCloseable {
     /** Stops checking; from now on the store reports itself closed. */
     @Override
     public void close() {
-        fault = CLOSED;
+        synchronized (this) {
+            closed = true;
+            fault = new Fault("closed", false, Instant.now());
+        }
+        // Not while holding the lock, which the checker may be waiting for to note what it saw.
         LockSupport.unpark(checker);
         try {
             checker.join(TimeUnit.SECONDS.toMillis(10));
