@@ -18,6 +18,8 @@ import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
+import io.aigw.runtime.store.StoreTimeouts;
+import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.upstream.UpstreamTimeouts;
 import io.aigw.runtime.batch.BatchWriter;
@@ -42,6 +44,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -122,10 +125,15 @@ public final class Gateway implements AutoCloseable {
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
         StoredKeys keys = new StoredKeys(masterKey, store,
-                settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)));
-        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records",
-                settings.getInt("gateway.usage.queue-size", 10_000), Duration.ofMillis(20), store::recordUsage);
+                settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)),
+                settings.getDuration("gateway.keys.outage-ttl", Duration.ofHours(1)));
         GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, publicModelIds(routing));
+        // Records wait out a database outage in the queue; only what overflows it is lost.
+        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records",
+                settings.getInt("gateway.usage.queue-size", 10_000), Duration.ofMillis(20), store::recordUsage,
+                new BatchWriter.Retry(settings.getDuration("gateway.database.check-interval",
+                        StoreTimeouts.DEFAULTS.checkInterval()), StoreUnavailableException.class::isInstance),
+                metrics::usageRecordsDropped);
         Optional<AccessLog> accessLog = accessLog(settings.get("gateway.access-log", "stdout"));
 
         UpstreamTimeouts timeouts = new UpstreamTimeouts(
@@ -152,6 +160,11 @@ public final class Gateway implements AutoCloseable {
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
                 .error(ApiException.class, (request, response, e) -> e.error().send(response))
+                .error(StoreUnavailableException.class, (request, response, e) -> {
+                    response.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1,
+                            (e.retryAfter().toMillis() + 999) / 1000)));
+                    ApiError.storeUnavailable().send(response);
+                })
                 // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
                 .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
                 .error(Exception.class, (request, response, e) -> {
