@@ -4,7 +4,8 @@
 # made, unless GATEWAY_JAVA_OPTS says otherwise), keeps CONNS (32) keep-alive connections busy for
 # 45 s, forces a full collection 10 s in, then prints the old generation and the collections every
 # 5 s. Helidon's own reader of a caller's connection made the old generation grow after it (see
-# RestartingDataReader); GATEWAY_HOME runs another build.
+# the transport package doc): GATEWAY_TRANSPORT_RESTARTING_READER=false runs that path, with the
+# same build, to compare; GATEWAY_HOME runs another build.
 # Uses ../../../shared/bench (run its setup.sh once). Loopback only, bounded, stops what it started.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"

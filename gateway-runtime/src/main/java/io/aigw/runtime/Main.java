@@ -4,7 +4,6 @@ import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
-import io.aigw.runtime.server.CarrierThreads;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.StoreException;
