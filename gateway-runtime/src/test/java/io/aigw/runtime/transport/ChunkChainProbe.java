@@ -21,6 +21,8 @@ public final class ChunkChainProbe {
     static final int REQUESTS = 100;
     private static final String YOUNG_COLLECTOR = "Copy";
     private static final String FULL_COLLECTOR = "MarkSweepCompact";
+    /** Where garbage goes, so that the JIT cannot leave it unallocated. */
+    private static volatile Object sink;
 
     private ChunkChainProbe() {
     }
@@ -69,8 +71,6 @@ public final class ChunkChainProbe {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("not the serial collector: no " + collector));
     }
-
-    private static volatile Object sink;
 
     private static void allocateGarbage() {
         for (int i = 0; i < 1024; i++) {
