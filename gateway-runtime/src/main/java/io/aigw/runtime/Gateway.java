@@ -28,7 +28,8 @@ import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
-import io.aigw.runtime.server.CallerProtocols;
+import io.aigw.runtime.transport.CallerProtocols;
+import io.aigw.runtime.transport.TransportOptions;
 import io.aigw.runtime.store.UsageRecord;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.metrics.api.Metrics;
@@ -142,8 +143,10 @@ public final class Gateway implements AutoCloseable {
                 settings.getDuration("gateway.timeouts.idle", UpstreamTimeouts.DEFAULTS.idle()));
         Optional<Tls> tls = upstreamTls.or(() -> settings.node("gateway.upstream-tls").exists()
                 ? Optional.of(Tls.create(settings.node("gateway.upstream-tls"))) : Optional.empty());
+        TransportOptions transport = TransportOptions.from(settings);
         ChatForwarder forwarder = new ChatForwarder(providers, timeouts,
-                settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)), tls, metrics);
+                settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)), tls,
+                transport.upstreamPool(), metrics);
         long maxBodyBytes = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
         int maxConcurrent = settings.getInt("gateway.max-concurrent-requests", defaultMaxConcurrentRequests());
         String label = settings.get("gateway.name", "aigw");
@@ -179,8 +182,8 @@ public final class Gateway implements AutoCloseable {
                 .config(settings.node("server"))
                 // The protocols are chosen here, not discovered: see CallerProtocols.
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(CallerProtocols.forCallers(settings.node("gateway.protocols"),
-                        settings.getBoolean("gateway.http2", false)))
+                .connectionSelectors(CallerProtocols.selectors(settings.node("gateway.protocols"),
+                        settings.getBoolean("gateway.http2", false), transport))
                 .host(settings.get("gateway.host", "0.0.0.0"))
                 .port(settings.getInt("gateway.port", 8080))
                 // Main's own hook stops the server, then writes what is queued: the order matters.

@@ -6,6 +6,7 @@ import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.Millis;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.aigw.runtime.upstream.SseRelay.CallerGone;
 import io.aigw.runtime.upstream.SseRelay.UpstreamBroke;
 import io.helidon.common.LazyValue;
@@ -52,13 +53,13 @@ public final class ChatForwarder implements AutoCloseable {
     private final GatewayMetrics metrics;
 
     public ChatForwarder(List<Provider> providers, UpstreamTimeouts timeouts, Duration keyCooldown,
-                         Optional<Tls> tls, GatewayMetrics metrics) {
+                         Optional<Tls> tls, Choice upstreamPool, GatewayMetrics metrics) {
         this.timeouts = timeouts;
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
         this.metrics = metrics;
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,
-                provider -> LazyValue.create(() -> new UpstreamClient(provider, timeouts, tls))));
+                provider -> LazyValue.create(() -> new UpstreamClient(provider, timeouts, tls, upstreamPool))));
     }
 
     /** Whether {@code gateway/auto} may try this provider now: it has a key not recently rejected. */

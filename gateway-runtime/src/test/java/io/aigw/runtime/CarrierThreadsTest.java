@@ -1,4 +1,4 @@
-package io.aigw.runtime.server;
+package io.aigw.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.aigw.runtime.server;
+package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.concurrency.limits.Limit;

@@ -1,4 +1,4 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
@@ -14,6 +14,7 @@ import java.util.List;
  * One keep-alive connection to an upstream, handed to Helidon's client as an explicit connection.
  * Helidon writes the request and parses the answer; this class decides where the connection goes
  * afterwards (back to its pool, or closed) and notices whether the upstream answered anything.
+ * Every other method is the TCP connection's own.
  *
  * <p>Used by one request at a time; the pool's concurrent deque hands it between threads.
  */
@@ -80,10 +81,7 @@ final class PooledConnection implements ClientConnection {
             tcp.closeResource();
             return;
         }
-        // Each answer gets a new reader. Helidon's DataReader links every chunk it reads to the one
-        // before and never unlinks a consumed one, so a reader kept for the connection's life chains
-        // all its answers together: once one chunk reaches the old generation, every later one is
-        // kept alive through it and promoted, until a full collection.
+        // Each answer gets a new reader, so that no chain of chunks outlives its answer (package doc).
         reader = newReader();
         if (!pool.offer(this)) {
             tcp.closeResource();
@@ -94,6 +92,12 @@ final class PooledConnection implements ClientConnection {
     @Override
     public void closeResource() {
         tcp.closeResource();
+    }
+
+    /** Already connected by {@link #open}: connecting the TCP connection again would open another socket. */
+    @Override
+    public ClientConnection connect() {
+        return this;
     }
 
     @Override

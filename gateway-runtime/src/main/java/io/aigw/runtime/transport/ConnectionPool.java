@@ -1,4 +1,4 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.transport;
 
 import java.time.Duration;
 import java.util.Deque;
@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the same few stay warm and the others age out. Bounded in number and in idle time.
  *
  * <p>It has no thread of its own and does not watch idle sockets: a connection the upstream closed
- * meanwhile is found out when it is next used (see {@link UpstreamClient}), and connections idle
+ * meanwhile is found out when it is next used (see {@link GatewayConnections}), and connections idle
  * too long are closed when a request meets them. Taking and returning are lock-free.
  */
 final class ConnectionPool implements AutoCloseable {

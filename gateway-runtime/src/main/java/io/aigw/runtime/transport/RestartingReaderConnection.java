@@ -1,4 +1,4 @@
-package io.aigw.runtime.server;
+package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.DataWriter;
@@ -13,7 +13,10 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 
-/** A caller's connection as Helidon set it up, read through a {@link RestartingDataReader}. */
+/**
+ * A caller's connection as Helidon set it up, read through a {@link RestartingDataReader}; every
+ * other method is Helidon's own connection's.
+ */
 final class RestartingReaderConnection implements ConnectionContext {
     private final ConnectionContext connection;
     private final DataReader reader;
@@ -95,5 +98,16 @@ final class RestartingReaderConnection implements ConnectionContext {
     @Override
     public String childSocketId() {
         return connection.childSocketId();
+    }
+
+    @Override
+    public void log(System.Logger logger, System.Logger.Level level, String format, Object... variables) {
+        connection.log(logger, level, format, variables);
+    }
+
+    @Override
+    public void log(System.Logger logger, System.Logger.Level level, String format, Throwable t,
+                    Object... variables) {
+        connection.log(logger, level, format, t, variables);
     }
 }

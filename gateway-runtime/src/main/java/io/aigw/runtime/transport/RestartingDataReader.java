@@ -1,34 +1,29 @@
-package io.aigw.runtime.server;
+package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataListener;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.buffers.LazyString;
 import java.nio.charset.Charset;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * A caller connection's reader that starts a new reader, with a chain of its own, each time all it
- * had read is consumed: between two requests on a connection whose caller waits for each answer, as
- * the SDKs do. A reader kept busy (pipelined requests, HTTP/2 frames that straddle two reads) starts
- * afresh only when a read happens to end where a request or frame does.
+ * A caller connection's reader that starts a new Helidon reader, with a chain of its own, each time
+ * all it had read is consumed: between two requests on a connection whose caller waits for each
+ * answer, as the SDKs do. A reader kept busy (pipelined requests, HTTP/2 frames that straddle two
+ * reads) starts afresh only when a read happens to end where a request or frame does. No byte is
+ * lost or reordered by a restart: it happens only when the current reader holds nothing unread.
  *
- * <p>Helidon's {@link DataReader} (4.4, and its main branch) links each chunk it reads to the
- * previous one and drops a consumed chunk without unlinking it. Once one chunk of a connection is
- * in the old generation (a full collection moves the current one there), every chunk the
- * connection reads after it stays reachable from that dead chunk and is promoted in turn, until
- * the next full collection, which starts it again: the old generation fills with request bytes,
- * young collections copy them, and full collections come every few seconds. A reader that is
- * dropped when empty leaves a dead chain that no longer grows.
- *
- * <p>A listener set with {@link #listener} stays with this object's own, unused state: Helidon's
- * reader (4.4) keeps one but never calls it.
+ * <p>Why a reader that starts afresh is needed, and how to do without it, is in the package doc.
  */
 final class RestartingDataReader extends DataReader {
     private final Supplier<byte[]> socket;
     private DataReader current;
+    private Consumer<DataReader> listener = reader -> { };
     private int restarts;
 
-    @SuppressWarnings("removal") // Helidon's own readers are made the same way; this one holds no chain itself.
+    @SuppressWarnings("removal") // The only way to extend DataReader in Helidon 4; this object holds no chain itself.
     RestartingDataReader(Supplier<byte[]> socket) {
         super(socket);
         this.socket = socket;
@@ -39,6 +34,7 @@ final class RestartingDataReader extends DataReader {
     private DataReader current() {
         if (current.available() == 0) {
             current = DataReader.create(socket);
+            listener.accept(current);
             restarts++;
         }
         return current;
@@ -137,5 +133,12 @@ final class RestartingDataReader extends DataReader {
     @Override
     public int findNewLine(int max) throws IncorrectNewLineException {
         return current().findNewLine(max);
+    }
+
+    /** Passed on to the current reader and to each one started after it. */
+    @Override
+    public <T> void listener(DataListener<T> listener, T context) {
+        this.listener = reader -> reader.listener(listener, context);
+        this.listener.accept(current);
     }
 }
