@@ -1,12 +1,16 @@
 package io.aigw.runtime.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.spi.ProviderPlugin;
+import java.io.File;
 import java.io.IOException;
 import java.lang.module.Configuration;
 import java.lang.module.ModuleFinder;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A plugin module compiled against a newer SPI, then loaded beside this gateway's own SPI as the
  * module path would load it, is refused naming both versions; one compiled against this SPI is not.
+ * Discovery, run on a real module path, logs the refusal and keeps the other plugins.
  */
 final class SpiCompatibilityTest {
     private static final String PLUGIN_SOURCE = """
@@ -66,6 +71,23 @@ final class SpiCompatibilityTest {
         assertEquals(Optional.empty(), SpiCompatibility.refusal(unnamed, "future.jar"));
     }
 
+    @Test
+    void discoveryOnTheModulePathLogsTheRefusalAndKeepsTheOtherPlugins() throws Exception {
+        Path plugin = compilePluginAgainst(spiDeclaring("1.7"));
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--module-path", gatewaySpi() + File.pathSeparator + plugin, "--add-modules", "com.example.future",
+                "-cp", locationOf(PluginDiscovery.class) + File.pathSeparator + locationOf(DiscoveryProbe.class),
+                DiscoveryProbe.class.getName());
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertEquals(0, process.waitFor(), output);
+        assertTrue(output.contains("The plugin com.example.future.FuturePlugin was built against gateway SPI 1.7,"
+                + " newer than this gateway's SPI " + ProviderPlugin.SPI_VERSION + ", and is not loaded"), output);
+        assertFalse(output.contains("kept future"), output);
+        assertTrue(output.contains("kept openai"), output);
+    }
+
     /** This gateway's SPI classes with a module declaration of another version: the SPI as a later release ships it. */
     private Path spiDeclaring(String version) throws IOException, URISyntaxException {
         Path spi = Files.createDirectories(folder.resolve("spi-" + version));
@@ -108,7 +130,11 @@ final class SpiCompatibilityTest {
     }
 
     private static Path gatewaySpi() throws URISyntaxException {
-        return Path.of(ProviderPlugin.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return locationOf(ProviderPlugin.class);
+    }
+
+    private static Path locationOf(Class<?> type) throws URISyntaxException {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     private static void copyClasses(Path from, Path to) throws IOException {
