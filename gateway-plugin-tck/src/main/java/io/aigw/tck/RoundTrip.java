@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -35,10 +36,14 @@ final class RoundTrip {
 
     private final PluginUnderTest plugin;
     private final ProviderDescriptor descriptor;
+    private final Set<String> unsupported;
+    private final Map<String, String> extraHeaders;
 
     RoundTrip(PluginUnderTest plugin, ProviderDescriptor descriptor) {
         this.plugin = plugin;
         this.descriptor = descriptor;
+        this.unsupported = declared(() -> plugin.instance().unsupportedFields(), Set.of());
+        this.extraHeaders = declared(() -> plugin.instance().extraHeaders(), Map.of());
     }
 
     /**
@@ -58,29 +63,22 @@ final class RoundTrip {
     }
 
     private List<String> exchange(String model, String expectedModel) {
-        List<String> problems = new ArrayList<>();
-        String answer = answer(expectedModel);
+        String asked = "a request for '" + model + "'";
         String basePath = descriptor.baseUrl().getRawPath() == null ? "" : descriptor.baseUrl().getRawPath();
         basePath = basePath.endsWith("/") ? basePath.substring(0, basePath.length() - 1) : basePath;
         JsonObject sent = request(model);
+        String answer = answer(expectedModel);
+        List<String> problems = new ArrayList<>();
         try (MockWebServer upstream = new MockWebServer()) {
             upstream.start(InetAddress.getLoopbackAddress(), 0);
             upstream.enqueue(new MockResponse.Builder().code(200).addHeader("Content-Type", "application/json")
                     .body(answer).build());
             URI upstreamUrl = URI.create("http://127.0.0.1:" + upstream.getPort() + basePath);
-            String asked = "a request for '" + model + "'";
-            HttpResponse<String> response;
-            EmbeddedGateway gateway;
-            try {
-                gateway = EmbeddedGateway.start(plugin.another(), descriptor.prefix(), upstreamUrl, UPSTREAM_KEY,
-                        CALLER_KEY);
-            } catch (RuntimeException e) {
-                problems.add("the gateway does not start with this plugin: " + e.getMessage());
+            Optional<HttpResponse<String>> answered = throughGateway(upstreamUrl, sent, problems);
+            if (answered.isEmpty()) {
                 return problems;
             }
-            try (gateway) {
-                response = post(gateway.uri("/api/v1/chat/completions"), sent.toString());
-            }
+            HttpResponse<String> response = answered.get();
             if (upstream.getRequestCount() == 0) {
                 problems.add("nothing reached the fake upstream at " + upstreamUrl + " for " + asked
                         + "; the gateway answered " + response.statusCode() + " " + response.body());
@@ -94,21 +92,42 @@ final class RoundTrip {
             }
             body(received, sent, expectedModel, asked, problems);
             headers(received, asked, problems);
-            if (response.statusCode() != 200 || !response.body().equals(answer)) {
-                problems.add("for " + asked + " the gateway answered " + response.statusCode() + " "
-                        + response.body() + ", not the upstream's 200 " + answer);
-            }
-            if (!response.headers().firstValue("X-Gateway-Provider").equals(Optional.of(descriptor.prefix()))) {
-                problems.add("for " + asked + " the gateway's X-Gateway-Provider is "
-                        + response.headers().firstValue("X-Gateway-Provider").orElse("missing") + ", not "
-                        + descriptor.prefix());
-            }
+            relayed(response, answer, asked, problems);
             return problems;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Starts a gateway for the plugin and sends the request as a caller; empty when the gateway does not start. */
+    private Optional<HttpResponse<String>> throughGateway(URI upstreamUrl, JsonObject sent, List<String> problems)
+            throws IOException, InterruptedException {
+        EmbeddedGateway gateway;
+        try {
+            gateway = EmbeddedGateway.start(plugin.another(), descriptor.prefix(), upstreamUrl, UPSTREAM_KEY,
+                    CALLER_KEY);
+        } catch (RuntimeException e) {
+            problems.add("the gateway does not start with this plugin: " + e.getMessage());
+            return Optional.empty();
+        }
+        try (gateway) {
+            return Optional.of(post(gateway.uri("/api/v1/chat/completions"), sent.toString()));
+        }
+    }
+
+    /** The upstream's answer must come back to the caller as it was sent, naming the provider. */
+    private void relayed(HttpResponse<String> response, String answer, String asked, List<String> problems) {
+        if (response.statusCode() != 200 || !response.body().equals(answer)) {
+            problems.add("for " + asked + " the gateway answered " + response.statusCode() + " " + response.body()
+                    + ", not the upstream's 200 " + answer);
+        }
+        Optional<String> provider = response.headers().firstValue("X-Gateway-Provider");
+        if (!provider.equals(Optional.of(descriptor.prefix()))) {
+            problems.add("for " + asked + " the gateway's X-Gateway-Provider is " + provider.orElse("missing")
+                    + ", not " + descriptor.prefix());
         }
     }
 
@@ -119,7 +138,7 @@ final class RoundTrip {
                 .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
                         .add("role", "user").add("content", "ping")))
                 .add("temperature", 0.5);
-        plugin.instance().unsupportedFields().stream().filter(field -> !GATEWAY_FIELDS.contains(field))
+        unsupported.stream().filter(field -> field != null && !GATEWAY_FIELDS.contains(field))
                 .forEach(field -> body.add(field, JsonValue.EMPTY_JSON_OBJECT));
         return body.build();
     }
@@ -142,7 +161,6 @@ final class RoundTrip {
                     + (descriptor.stripsPrefix() ? "this plugin strips its prefix" : "this plugin keeps its prefix")
                     + ")");
         }
-        Set<String> unsupported = plugin.instance().unsupportedFields();
         for (Map.Entry<String, JsonValue> field : sent.entrySet()) {
             String name = field.getKey();
             if (unsupported.contains(name) && !GATEWAY_FIELDS.contains(name) && forwarded.containsKey(name)) {
@@ -166,7 +184,7 @@ final class RoundTrip {
                     + " value 'Bearer " + UPSTREAM_KEY + "' (the key configured as providers." + descriptor.prefix()
                     + ".api-key)");
         }
-        for (Map.Entry<String, String> header : plugin.instance().extraHeaders().entrySet()) {
+        for (Map.Entry<String, String> header : extraHeaders.entrySet()) {
             List<String> values = received.getHeaders().values(header.getKey());
             if (!header.getKey().equalsIgnoreCase("Authorization") && !values.equals(List.of(header.getValue()))) {
                 problems.add("for " + asked + " the extra header " + header.getKey() + " reached the upstream as "
@@ -177,6 +195,19 @@ final class RoundTrip {
             if (received.getHeaders().values(name).stream().anyMatch(value -> value.contains(CALLER_KEY))) {
                 problems.add("for " + asked + " the caller's workspace key reached the upstream in " + name);
             }
+        }
+    }
+
+    /**
+     * A hook's value, or {@code otherwise} when the hook fails: the hook's own check reports that,
+     * and the gateway does not start with such a plugin, which the exchange reports.
+     */
+    private static <T> T declared(Supplier<T> hook, T otherwise) {
+        try {
+            T value = hook.get();
+            return value == null ? otherwise : value;
+        } catch (RuntimeException | LinkageError e) {
+            return otherwise;
         }
     }
 

@@ -11,6 +11,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.spi.ToolProvider;
@@ -136,7 +137,7 @@ enum FixturePlugin {
     private static void deleteRecursively(Path folder) throws IOException {
         if (Files.exists(folder)) {
             try (Stream<Path> paths = Files.walk(folder)) {
-                for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(path);
                 }
             }

@@ -8,8 +8,8 @@ import static org.junit.platform.engine.TestExecutionResult.Status.SUCCESSFUL;
 import io.aigw.spi.ProviderPlugin;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.platform.engine.TestExecutionResult.Status;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.TestExecutionResult.Status;
 
 /**
  * The TCK run, as a plugin's build runs it, on the fixture plugins of {@code src/test/fixtures}: a
