@@ -18,6 +18,7 @@ import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
+import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
@@ -26,7 +27,8 @@ import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
-import io.aigw.runtime.server.CallerProtocols;
+import io.aigw.runtime.transport.CallerProtocols;
+import io.aigw.runtime.transport.TransportOptions;
 import io.aigw.runtime.store.UsageRecord;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.metrics.api.Metrics;
@@ -42,6 +44,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -96,6 +99,7 @@ public final class Gateway implements AutoCloseable {
      */
     public static Gateway start(Settings settings, List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
         GatewayConfig config = GatewayConfig.read(settings);
+        TransportOptions transport = TransportOptions.from(settings);
         List<Provider> providers = new ProviderFactory(settings).create(plugins);
         RoutingTable routing = RoutingTable.of(providers);
         LOG.log(Level.INFO, ProviderTable.render(routing));
@@ -103,28 +107,32 @@ public final class Gateway implements AutoCloseable {
         Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
         GatewayStore store = JdbcStore.open(config.database());
         try {
-            return start(config, providers, routing, masterKey, store, upstreamTls);
+            return start(config, transport, providers, routing, masterKey, store, upstreamTls);
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
     }
 
-    private static Gateway start(GatewayConfig config, List<Provider> providers, RoutingTable routing,
+    private static Gateway start(GatewayConfig config, TransportOptions transport, List<Provider> providers,
+                                 RoutingTable routing,
                                  Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
-        StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl());
-        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),
-                Duration.ofMillis(20), store::recordUsage);
+        StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
         GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, publicModelIds(routing));
+        // Records wait out a database outage in the queue; only what overflows it is lost.
+        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),
+                Duration.ofMillis(20), store::recordUsage,
+                new BatchWriter.Retry(config.database().checkInterval(), StoreUnavailableException.class::isInstance),
+                metrics::usageRecordsDropped);
         Optional<AccessLog> accessLog = accessLog(config.accessLog());
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
         ChatForwarder forwarder = new ChatForwarder(providers, upstream.timeouts(), upstream.keyCooldown(), tls,
-                metrics);
+                transport.upstreamPool(), metrics);
         GatewayConfig.Limits limits = config.limits();
         GatewayConfig.Listener listener = config.listener();
 
@@ -139,6 +147,11 @@ public final class Gateway implements AutoCloseable {
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
                 .error(ApiException.class, (request, response, e) -> e.error().send(response))
+                .error(StoreUnavailableException.class, (request, response, e) -> {
+                    response.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1,
+                            (e.retryAfter().toMillis() + 999) / 1000)));
+                    ApiError.storeUnavailable().send(response);
+                })
                 // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
                 .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
                 .error(Exception.class, (request, response, e) -> {
@@ -153,7 +166,7 @@ public final class Gateway implements AutoCloseable {
                 .config(listener.server())
                 // The protocols are chosen here, not discovered: see CallerProtocols.
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(CallerProtocols.forCallers(listener.protocols(), listener.http2()))
+                .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport))
                 .host(listener.host())
                 .port(listener.port())
                 // Main's own hook stops the server, then writes what is queued: the order matters.

@@ -5,11 +5,9 @@ import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
-import io.aigw.runtime.server.CarrierThreads;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.StoreException;
-import io.helidon.common.mapper.MapperManager;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.logging.common.LogConfig;
@@ -29,9 +27,6 @@ public final class Main {
         // First: the JDK reads it when the first virtual thread is made.
         CarrierThreads.configure();
         LogConfig.configureRuntime();
-        // Without a global mapper manager, Helidon 4.4 asks its service registry for a new one each
-        // time a header value is converted (Content-Length, twice a request): a third of the CPU.
-        MapperManager.global(MapperManager.create());
         Settings settings = new Settings(loadConfig(), System.getenv());
         if (args.length > 0 && args[0].equals("keys")) {
             System.exit(manageKeys(settings, List.of(args).subList(1, args.length)));

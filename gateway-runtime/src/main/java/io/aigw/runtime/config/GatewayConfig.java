@@ -118,12 +118,15 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
      * @param masterKey {@code gateway.master-key}: an admin key that lives in configuration
      * @param cacheTtl  {@code gateway.keys.cache-ttl}: how long a key check is reused, and so the
      *                  longest a key revoked on another replica keeps working here
+     * @param outageTtl {@code gateway.keys.outage-ttl}: how long a key seen recently keeps working
+     *                  while the database cannot be reached
      */
-    public record Keys(Optional<Secret> masterKey, Duration cacheTtl) {
+    public record Keys(Optional<Secret> masterKey, Duration cacheTtl, Duration outageTtl) {
 
         static Keys read(Settings settings) {
             return new Keys(settings.get("gateway.master-key").map(Secret::new),
-                    settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)));
+                    settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)),
+                    settings.getDuration("gateway.keys.outage-ttl", Duration.ofHours(1)));
         }
     }
 }

@@ -9,6 +9,7 @@ import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
 import io.helidon.common.LazyValue;
 import io.helidon.common.tls.Tls;
@@ -38,11 +39,11 @@ public final class ChatForwarder implements AutoCloseable {
     private final FallbackChain fallback;
 
     public ChatForwarder(List<Provider> providers, UpstreamTimeouts timeouts, Duration keyCooldown,
-                         Optional<Tls> tls, GatewayMetrics metrics) {
+                         Optional<Tls> tls, Choice upstreamPool, GatewayMetrics metrics) {
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,
-                provider -> LazyValue.create(() -> new UpstreamClient(provider, timeouts, tls))));
+                provider -> LazyValue.create(() -> new UpstreamClient(provider, timeouts, tls, upstreamPool))));
         this.call = new UpstreamCall(provider -> clients.get(provider.name()).get(), timeouts, deadlines, cooldowns,
                 metrics);
         this.fallback = new FallbackChain(metrics);
