@@ -2,6 +2,7 @@ package io.aigw.runtime;
 
 import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.store.GatewayStore;
@@ -59,7 +60,7 @@ public final class Main {
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */
     private static int manageKeys(Settings settings, List<String> args) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        try (GatewayStore store = JdbcStore.open(settings)) {
+        try (GatewayStore store = JdbcStore.open(DatabaseConfig.read(settings))) {
             return new KeysCommand(store, System.out, System.err).run(args);
         } catch (StoreException e) {
             System.err.println("gateway keys: " + e.getMessage());
@@ -80,7 +81,7 @@ public final class Main {
     private static int migrate(Settings settings) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         try {
-            JdbcStore.open(settings).close();
+            JdbcStore.open(DatabaseConfig.read(settings)).close();
             return 0;
         } catch (ConfigurationException | StoreException e) {
             System.err.println("gateway migrate: " + e.getMessage());

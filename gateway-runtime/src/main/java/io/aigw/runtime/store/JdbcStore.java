@@ -2,8 +2,8 @@ package io.aigw.runtime.store;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.aigw.runtime.batch.BatchWriter;
-import io.aigw.runtime.config.Settings;
-import java.nio.file.Path;
+import io.aigw.runtime.config.DatabaseConfig;
+import io.aigw.runtime.config.Secret;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -67,18 +67,10 @@ public final class JdbcStore implements GatewayStore {
                 new DatabaseProbe(dataSource, sqlite, timeouts.timeout()), DatabaseFaults.of(sqlite)));
     }
 
-    /**
-     * Opens the store the settings name: {@code gateway.database.url} (env {@code GATEWAY_DATABASE_URL}),
-     * by default an SQLite file {@code data/gateway.db} under the gateway's home folder.
-     */
-    public static JdbcStore open(Settings settings) {
-        String home = System.getProperty("gateway.home", ".");
-        String url = settings.get("gateway.database.url", "jdbc:sqlite:" + Path.of(home, "data", "gateway.db"));
-        return open(url, settings.get("gateway.database.user"), settings.get("gateway.database.password"),
-                settings.getInt("gateway.database.pool-size", 8), new StoreTimeouts(
-                        settings.getDuration("gateway.database.timeout", StoreTimeouts.DEFAULTS.timeout()),
-                        settings.getDuration("gateway.database.check-interval",
-                                StoreTimeouts.DEFAULTS.checkInterval())));
+    /** Opens the store that {@code gateway.database.*} names. */
+    public static JdbcStore open(DatabaseConfig database) {
+        return open(database.url(), database.user(), database.password().map(Secret::value), database.poolSize(),
+                new StoreTimeouts(database.timeout(), database.checkInterval()));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.aigw.runtime.transport.UpstreamConnections;

@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TokenUsage;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The counts a non-streamed answer's {@code usage} reports, read with and without a JSON parser. */
-public final class TokenUsageTest {
+public final class ReportedUsageTest {
 
     @Test
     void usualUsageObjectIsReadWithoutAParser() {
@@ -72,24 +73,24 @@ public final class TokenUsageTest {
                 "{\"usage\":{\"prompt_tokens\":1 \"total_tokens\":2}}",
                 "{\"usage\":{\"details\":{\"a\":1},\"prompt_tokens\":-}}",
                 "{\"usage\":{\"note\":\"unterminated}}"}) {
-            assertEquals(Optional.empty(), TokenUsage.from(bytes(answer), 0, bytes(answer).length), answer);
+            assertEquals(Optional.empty(), ReportedUsage.inAnswer(bytes(answer), 0, bytes(answer).length), answer);
         }
     }
 
     @Test
     void answersWithoutAUsageObjectGiveNoCounts() {
         for (String answer : new String[] {"{\"id\":\"c1\"}", "{\"usage\":null}", "{\"content\":\"\\\"usage\\\": {\"}"}) {
-            assertEquals(Optional.empty(), TokenUsage.from(bytes(answer), 0, bytes(answer).length), answer);
+            assertEquals(Optional.empty(), ReportedUsage.inAnswer(bytes(answer), 0, bytes(answer).length), answer);
         }
     }
 
     /** Asserts the counts read from the bytes, and that a JSON parser reading the whole answer agrees. */
     private static void assertFromBytes(String answer, TokenUsage expected) {
         byte[] json = bytes(answer);
-        assertEquals(Optional.of(expected), TokenUsage.from(json, 0, json.length), answer);
+        assertEquals(Optional.of(expected), ReportedUsage.inAnswer(json, 0, json.length), answer);
         try (var parser = Jsons.PROVIDER.createParser(new StringReader(answer))) {
             parser.next();
-            assertEquals(Optional.of(expected), TokenUsage.from(parser.getObject()), "parsed: " + answer);
+            assertEquals(Optional.of(expected), ReportedUsage.inChunk(parser.getObject()), "parsed: " + answer);
         }
     }
 

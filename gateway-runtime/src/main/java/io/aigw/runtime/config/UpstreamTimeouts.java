@@ -1,4 +1,4 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.config;
 
 import java.time.Duration;
 

@@ -1,8 +1,9 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.observe;
 
 /**
- * What happened to one chat completion on its way upstream, filled in by {@link ChatForwarder}
- * for usage records, metrics and logs. Written by the request's own thread only.
+ * What happened to one chat completion on its way upstream: filled in by the upstream layer, read
+ * for the usage record, the metrics and the access log line. Written and read by the request's own
+ * thread only, so it needs no synchronisation.
  */
 public final class CallReport {
     private final String requestId;
@@ -40,11 +41,13 @@ public final class CallReport {
         return requestedModel;
     }
 
-    void waitedOnUpstream(long nanos) {
+    /** Adds time spent waiting on an upstream. */
+    public void waitedOnUpstream(long nanos) {
         upstreamNanos += nanos;
     }
 
-    void streamed() {
+    /** Marks the answer as relayed as a stream. */
+    public void streamed() {
         streamed = true;
     }
 
@@ -58,7 +61,8 @@ public final class CallReport {
         return streamed;
     }
 
-    void attempt(String provider, String upstreamModel) {
+    /** Records that a provider is tried; every one after the first counts as a fallback. */
+    public void attempt(String provider, String upstreamModel) {
         if (this.provider != null) {
             fallbacks++;
         }
@@ -66,12 +70,13 @@ public final class CallReport {
         this.upstreamModel = upstreamModel;
     }
 
-    void answered(int status, long firstByteNanos) {
+    /** Records the status the caller got and when its first byte left. */
+    public void answered(int status, long firstByteNanos) {
         this.status = status;
         this.firstByteNanos = firstByteNanos;
     }
 
-    void usage(TokenUsage usage) {
+    public void usage(TokenUsage usage) {
         this.usage = usage;
     }
 

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -10,12 +11,8 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
-/**
- * Token counts as an upstream reports them in {@code usage}; -1 where it reported none.
- */
-public record TokenUsage(long promptTokens, long completionTokens, long totalTokens) {
-    public static final TokenUsage NONE = new TokenUsage(-1, -1, -1);
-
+/** Finds the token counts an upstream reported in an answer's or a stream chunk's {@code usage}. */
+final class ReportedUsage {
     private static final byte[] USAGE_KEY = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
 
     /**
@@ -24,7 +21,7 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
      * object (quotes inside JSON strings are escaped, so message text cannot look like it). The
      * usual object is read without a parser; a JSON parser reads any other.
      */
-    static Optional<TokenUsage> from(byte[] json, int offset, int length) {
+    static Optional<TokenUsage> inAnswer(byte[] json, int offset, int length) {
         int end = offset + length;
         for (int at = lastIndexOf(json, offset, end, end); at >= 0; at = lastIndexOf(json, offset, end, at)) {
             int i = skipBlanks(json, at + USAGE_KEY.length, end);
@@ -52,6 +49,9 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
         }
     }
 
+    private ReportedUsage() {
+    }
+
     /** The last index before {@code before} where {@code "usage"} starts, or -1. */
     private static int lastIndexOf(byte[] json, int offset, int end, int before) {
         outer:
@@ -75,7 +75,8 @@ public record TokenUsage(long promptTokens, long completionTokens, long totalTok
         return i;
     }
 
-    static Optional<TokenUsage> from(JsonValue value) {
+    /** Reads {@code usage} from a parsed stream chunk; empty if absent or not an object. */
+    static Optional<TokenUsage> inChunk(JsonValue value) {
         if (value instanceof JsonObject object && object.get("usage") instanceof JsonObject usage) {
             return Optional.of(new TokenUsage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
                     count(usage, "total_tokens")));
