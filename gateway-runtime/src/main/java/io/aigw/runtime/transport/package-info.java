@@ -51,6 +51,17 @@
  * Retired when Helidon's cache checks an idle connection when it is taken, not with a thread, and
  * its client's reader unlinks what it has consumed.
  *
+ * <h2>4. TLS that verifies an upstream's host as its URL writes it</h2>
+ * Helidon's client gives the TLS handshake the host name of the address it resolved, and an
+ * address resolved from digits ({@code https://127.0.0.1}) has none until reverse DNS is asked: the
+ * certificate is then checked against that name ({@code localhost}), not the address, and each new
+ * connection waits on a reverse lookup. {@link io.aigw.runtime.transport.HostAsWrittenResolver}
+ * returns an address that carries the literal as its name, so an IP address is verified against
+ * the certificate's IP addresses (and sent no SNI), as curl, nginx and Envoy do; a name resolves as
+ * before. Not switchable: Helidon's path verifies a name nobody configured. Shown by
+ * {@code HostAsWrittenResolverTest}. Retired when Helidon's {@code Tls.createSocket} takes the
+ * connection's host as written rather than {@code InetSocketAddress.getHostName()}.
+ *
  * <p>Gone with Helidon 4.5.0: a global {@code MapperManager} set at start (Helidon 4.4.0's registry
  * made a new manager for each header value converted; fixed upstream, and the request path no
  * longer converts header values through it). Not here: how many carrier threads run the virtual

@@ -41,12 +41,17 @@ public final class TlsUpstreamTest {
                 .addSubjectAlternativeName("127.0.0.1")
                 .addSubjectAlternativeName("localhost")
                 .build();
+        upstream = httpsUpstream(serverCertificate);
+    }
+
+    private MockWebServer httpsUpstream(HeldCertificate certificate) throws IOException {
         HandshakeCertificates server = new HandshakeCertificates.Builder()
-                .heldCertificate(serverCertificate, authority.certificate())
+                .heldCertificate(certificate, authority.certificate())
                 .build();
-        upstream = new MockWebServer();
-        upstream.useHttps(server.sslSocketFactory());
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
+        MockWebServer https = new MockWebServer();
+        https.useHttps(server.sslSocketFactory());
+        https.start(InetAddress.getLoopbackAddress(), 0);
+        return https;
     }
 
     @AfterEach
@@ -69,6 +74,24 @@ public final class TlsUpstreamTest {
         RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
         assertTrue(received.getHandshake() != null, "the upstream call must have gone over TLS");
         assertEquals("Bearer sk-upstream-openai", received.getHeaders().get("Authorization"));
+    }
+
+    @Test
+    void anUpstreamAtAnIpAddressIsVerifiedAgainstThatAddressAsWrittenInTheUrl() throws Exception {
+        upstream.close();
+        upstream = httpsUpstream(new HeldCertificate.Builder().signedBy(authority)
+                .addSubjectAlternativeName("127.0.0.1").build());
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
+
+        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(ANSWER, response.body());
+        }
+        assertEquals(1, upstream.getRequestCount());
     }
 
     @Test
