@@ -34,11 +34,30 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
                 message -> UpstreamErrors.withMessage(normalized, message), relayedHeaders);
     }
 
-    /** The upstream could not be reached, or its connection broke before its answer was whole: a 502. */
+    /**
+     * The upstream refused the gateway's own key (401/403): a 502, since the caller's key is fine and
+     * an SDK reads a 401 as "your key is wrong". The upstream's text stays out: it may show part of
+     * the key; {@link RejectedKeyLog} tells the operator.
+     */
+    static Failure keyRejected(Provider provider, int status) {
+        String reason = "key rejected (" + status + ")";
+        return new Failure(Status.BAD_GATEWAY_502, authFailed("Upstream " + provider.prefix() + " refused the"
+                + " gateway's own API key (" + status + "). This is not about your key: the gateway's operator must"
+                + " fix the key for " + provider.prefix() + "."), reason, Failure::authFailed, List.of());
+    }
+
+    private static byte[] authFailed(String message) {
+        return ApiError.toJson(message, "upstream_error", null, "upstream_auth_failed");
+    }
+
+    /**
+     * The upstream could not be reached, or its connection broke before its answer was whole: a 502
+     * that says how in a few words of the gateway's own. The cause's text stays out: it names the
+     * upstream's address, which is the operator's business ({@link UpstreamCall} logs it).
+     */
     static Failure unreachable(Provider provider, Exception cause) {
-        String reason = "unreachable: " + describe(cause);
-        ApiError error = ApiError.upstream("Upstream " + provider.prefix() + " at " + provider.baseUrl()
-                + " is " + reason);
+        String reason = "unreachable: " + ConnectFailure.of(cause).describe();
+        ApiError error = ApiError.upstream("Upstream " + provider.prefix() + " is " + reason + ".");
         return new Failure(error.status(), error.toJson(), reason,
                 message -> ApiError.upstream(message).toJson(), List.of());
     }
@@ -85,14 +104,5 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
     /** A timeout as a message shows it: {@code 120 s}, or {@code 1500 ms} when not whole seconds. */
     static String seconds(Duration duration) {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
-    }
-
-    private static String describe(Exception cause) {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String text = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return text.length() > 200 ? text.substring(0, 200) : text;
     }
 }

@@ -54,7 +54,7 @@ final class UpstreamCall {
             } catch (RuntimeException e) {
                 report.waitedOnUpstream(System.nanoTime() - started);
                 return new FailedBeforeFirstByte(deadline.expired()
-                        ? Failure.noHeadersWithin(provider, timeouts.firstByte()) : Failure.unreachable(provider, e));
+                        ? Failure.noHeadersWithin(provider, timeouts.firstByte()) : unreachable(provider, e));
             }
             long headersAt = System.nanoTime();
             deadline.progress(timeouts.idle().toNanos());
@@ -82,7 +82,7 @@ final class UpstreamCall {
         } catch (IOException | RuntimeException e) {
             report.waitedOnUpstream(System.nanoTime() - started);
             return new FailedBeforeFirstByte(deadline.expired()
-                    ? Failure.stalledFor(provider, timeouts.idle()) : Failure.unreachable(provider, e));
+                    ? Failure.stalledFor(provider, timeouts.idle()) : unreachable(provider, e));
         }
         int code = upstream.status().code();
         if (status == UpstreamStatus.SUCCESS) {
@@ -94,9 +94,16 @@ final class UpstreamCall {
         if (status == UpstreamStatus.KEY_REJECTED) {
             cooldowns.markRejected(provider.name());
             metrics.keyCooldown(provider.prefix());
-            LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " rejected the gateway's key (" + code
-                    + "); gateway/auto skips it during the cool-down. Check " + provider.apiKeyVariable() + ".");
+            LOG.log(Level.WARNING, RejectedKeyLog.line(provider, code, UpstreamErrors.message(error)));
+            return new FailedBeforeFirstByte(Failure.keyRejected(provider, code));
         }
         return new FailedBeforeFirstByte(Failure.answered(code, error, upstream));
+    }
+
+    /** The caller hears that the upstream is unreachable and how; the operator hears where and why. */
+    private static Failure unreachable(Provider provider, Exception cause) {
+        LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " at " + provider.baseUrl() + " failed: "
+                + ConnectFailure.detail(cause));
+        return Failure.unreachable(provider, cause);
     }
 }

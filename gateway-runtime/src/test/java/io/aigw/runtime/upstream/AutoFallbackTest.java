@@ -169,8 +169,10 @@ public final class AutoFallbackTest {
         HttpResponse<String> response = gateway.chat(AUTO);
 
         assertEquals(502, response.statusCode());
-        assertTrue(response.body().startsWith("{\"error\":{\"message\":\"gateway/auto tried every usable provider"
-                + " and all failed: openai (unreachable: "), response.body());
+        assertEquals("{\"error\":{\"message\":\"gateway/auto tried every usable provider and all failed:"
+                + " openai (unreachable: the connection was refused); gemini (unreachable: the connection was refused);"
+                + " anthropic (unreachable: the connection was refused).\",\"type\":\"upstream_error\",\"param\":null,"
+                + "\"code\":null}}", response.body());
     }
 
     @Test

@@ -107,7 +107,7 @@ public final class FallbackChainTest {
         JsonObject error = json(failure.body()).getJsonObject("error");
         assertEquals(429, failure.status().code());
         assertEquals("gateway/auto tried every usable provider and all failed: openai (503 overloaded);"
-                + " gemini (unreachable: Connection refused); anthropic (429 slow down).", error.getString("message"));
+                + " gemini (unreachable: the connection was refused); anthropic (429 slow down).", error.getString("message"));
         assertEquals("rate_limit_error", error.getString("type"));
         assertEquals(List.of("openai", "gemini", "anthropic"), attempted);
         assertEquals(1, fallbacks("anthropic"));

@@ -29,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 public final class TlsUpstreamTest {
     private static final String CHAT = "{\"model\":\"openai/gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
     private static final String ANSWER = "{\"object\":\"chat.completion\",\"model\":\"gpt-5\"}";
+    /** What a caller learns of a failed handshake: no address, no certificate detail (those are logged). */
+    private static final String TLS_FAILED = "{\"error\":{\"message\":\"Upstream openai is unreachable: the TLS"
+            + " handshake failed.\",\"type\":\"upstream_error\",\"param\":null,\"code\":null}}";
 
     private final HeldCertificate authority = new HeldCertificate.Builder().certificateAuthority(0)
             .commonName("test authority").build();
@@ -138,7 +141,24 @@ public final class TlsUpstreamTest {
             HttpResponse<String> response = gateway.chat(CHAT);
 
             assertEquals(502, response.statusCode());
-            assertTrue(response.body().contains("is unreachable"), response.body());
+            assertEquals(TLS_FAILED, response.body());
+        }
+        assertEquals(0, upstream.getRequestCount());
+    }
+
+    @Test
+    void aCertificateThatNamesTheHostButNotTheAddressInTheUrlIsRefused() throws Exception {
+        upstream.close();
+        upstream = httpsUpstream(new HeldCertificate.Builder().signedBy(authority)
+                .addSubjectAlternativeName("localhost").build());
+        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
+
+        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(502, response.statusCode());
+            assertEquals(TLS_FAILED, response.body());
         }
         assertEquals(0, upstream.getRequestCount());
     }
