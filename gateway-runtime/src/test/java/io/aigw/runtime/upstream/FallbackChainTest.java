@@ -86,7 +86,7 @@ public final class FallbackChainTest {
 
     @Test
     void aStreamThatBrokeAfterItsFirstByteEndsTheChain() {
-        CallOutcome broke = new FailedAfterFirstByte("The connection to upstream openai broke mid-stream.");
+        CallOutcome broke = new FailedAfterFirstByte(502, "The connection to upstream openai broke mid-stream.", true);
 
         CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route, broke));
 

@@ -120,4 +120,31 @@ public final class UpstreamFailuresTest {
         assertEquals("{\"error\":{\"message\":\"Upstream openai is unreachable: its host name does not resolve.\","
                 + "\"type\":\"upstream_error\",\"param\":null,\"code\":null}}", response.body());
     }
+
+    @ParameterizedTest(name = "a 200 with \"{0}\" to a plain request is the upstream's failure: 502")
+    @ValueSource(strings = {"<html><body>Welcome to the hotel wifi</body></html>", "OK", "",
+            "data: {\"choices\":[]}\n\n", "[{\"id\":1}]", "{\"choices\":["})
+    void aSuccessWhoseBodyIsNotAJsonObjectAnswers502(String body) {
+        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(body).build());
+
+        HttpResponse<String> response = gateway.chat(CHAT);
+
+        assertEquals(502, response.statusCode());
+        assertEquals("{\"error\":{\"message\":\"Upstream openai answered 200 with a body that is not a JSON"
+                + " object.\",\"type\":\"upstream_error\",\"param\":null,\"code\":null}}", response.body());
+    }
+
+    @Test
+    void aSuccessToAStreamRequestThatIsNotAnEventStreamAnswers502() {
+        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
+                .body("{\"object\":\"chat.completion\",\"choices\":[]}").build());
+
+        HttpResponse<String> response = gateway.chat(
+                "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
+
+        assertEquals(502, response.statusCode());
+        assertEquals("{\"error\":{\"message\":\"Upstream openai answered a stream request with 'application/json;"
+                + " charset=utf-8', not an event stream.\",\"type\":\"upstream_error\",\"param\":null,\"code\":null}}",
+                response.body());
+    }
 }
