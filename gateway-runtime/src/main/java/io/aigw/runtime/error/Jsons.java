@@ -1,13 +1,35 @@
 package io.aigw.runtime.error;
 
+import jakarta.json.bind.JsonbConfig;
+import jakarta.json.bind.config.PropertyNamingStrategy;
 import jakarta.json.spi.JsonProvider;
+import org.eclipse.yasson.JsonBindingProvider;
+import org.eclipse.yasson.YassonJsonb;
 
 /**
- * The JSON provider, looked up once. {@code jakarta.json.Json}'s static methods look it up with
- * {@link java.util.ServiceLoader} on every call, which the request path cannot afford.
+ * The JSON provider and the JSON-B instance, each made once. {@code jakarta.json.Json}'s static
+ * methods look the provider up with {@link java.util.ServiceLoader} on every call, which the request
+ * path cannot afford; a {@code Jsonb} caches what it learnt of each record, so one is shared.
  */
 public final class Jsons {
     public static final JsonProvider PROVIDER = JsonProvider.provider();
+
+    /**
+     * Binds the typed documents (records) the gateway reads or writes whole; thread-safe. Its rules,
+     * the same for every document: members are snake_case ({@code contextLength} is
+     * {@code context_length}), a null component is written as {@code null} rather than left out,
+     * and a string or a whole number is read only from a JSON string or an integral JSON number
+     * ({@link StrictValues}), never converted from another kind of value. Members no record
+     * declares are skipped. A record it writes names its member order with
+     * {@code @JsonbPropertyOrder}: Yasson's own order is not the declaration order.
+     */
+    public static final YassonJsonb BINDING = (YassonJsonb) new JsonBindingProvider().create()
+            .withProvider(PROVIDER)
+            .withConfig(new JsonbConfig()
+                    .withPropertyNamingStrategy(PropertyNamingStrategy.LOWER_CASE_WITH_UNDERSCORES)
+                    .withNullValues(true)
+                    .withDeserializers(new StrictValues.Text(), new StrictValues.WholeNumber()))
+            .build();
 
     private Jsons() {
     }
