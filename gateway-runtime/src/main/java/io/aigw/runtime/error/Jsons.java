@@ -2,7 +2,10 @@ package io.aigw.runtime.error;
 
 import jakarta.json.bind.JsonbConfig;
 import jakarta.json.bind.config.PropertyNamingStrategy;
+import jakarta.json.bind.config.PropertyVisibilityStrategy;
 import jakarta.json.spi.JsonProvider;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import org.eclipse.yasson.JsonBindingProvider;
 import org.eclipse.yasson.YassonJsonb;
 
@@ -22,15 +25,33 @@ public final class Jsons {
      * ({@link StrictValues}), never converted from another kind of value. Members no record
      * declares are skipped. A record it writes names its member order with
      * {@code @JsonbPropertyOrder}: Yasson's own order is not the declaration order.
+     *
+     * <p>It takes a record's values from its fields, not its accessors: Yasson calls accessors
+     * through {@code MethodHandles.publicLookup()}, which on the module path reaches only packages
+     * exported to everyone, while a field it may make accessible in a package opened to it alone
+     * ({@code module-info}); so no package of the runtime is exported for JSON-B's sake.
      */
     public static final YassonJsonb BINDING = (YassonJsonb) new JsonBindingProvider().create()
             .withProvider(PROVIDER)
             .withConfig(new JsonbConfig()
                     .withPropertyNamingStrategy(PropertyNamingStrategy.LOWER_CASE_WITH_UNDERSCORES)
                     .withNullValues(true)
+                    .withPropertyVisibilityStrategy(new FieldsOnly())
                     .withDeserializers(new StrictValues.Text(), new StrictValues.WholeNumber()))
             .build();
 
     private Jsons() {
+    }
+
+    private static final class FieldsOnly implements PropertyVisibilityStrategy {
+        @Override
+        public boolean isVisible(Field field) {
+            return true;
+        }
+
+        @Override
+        public boolean isVisible(Method method) {
+            return false;
+        }
     }
 }
