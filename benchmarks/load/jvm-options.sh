@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compares JVM options (collector, heap, ...) side by side under the same load: for each variant a
 # fresh gateway, a warm-up (WARM_S at 32 connections, then 10 s at 1), then 1, 32 and 256
-# connections, and per variant the latencies, collections and peak RSS. Uses ../../../shared/bench
-# for the fake upstream (run its setup.sh once). Loopback only, bounded, stops what it started.
+# connections, and per variant the latencies, collections and peak RSS. Loopback only, bounded,
+# stops what it started.
 #   benchmarks/load/jvm-options.sh "label|JVM options" ...
 #   WARM_S (30)  RUN_S (15)  CONNECTIONS ("1 32 256")
 #   GATEWAY_AOT_CACHE (off: every variant starts alike; or a file)
@@ -15,9 +15,9 @@
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 WARM_S=${WARM_S:-30} RUN_S=${RUN_S:-15} CONNECTIONS=${CONNECTIONS:-1 32 256}
-export GATEWAY_AOT_CACHE=${GATEWAY_AOT_CACHE:-off} BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
-jstat=$("$repo/distribution/target/gateway/bin/find-java" 21)/bin/jstat
-start_upstream 10
+export GATEWAY_AOT_CACHE=${GATEWAY_AOT_CACHE:-off}
+jstat=$("$GATEWAY_HOME/bin/find-java" 21)/bin/jstat
+start_upstream "$UPSTREAM_PORT" 10
 
 load() { # SECONDS CONNECTIONS: one wrk run; prints its summary
     wrk_for "$1" "$2"
@@ -30,15 +30,13 @@ collections() { # young and full collections so far, and the seconds they took
 for variant in "$@"; do
     export GATEWAY_JAVA_OPTS="${variant#*|}"
     echo "== ${variant%%|*}: $GATEWAY_JAVA_OPTS"
-    start_gateway
+    gateway_up
     load "$WARM_S" 32 > /dev/null
     load 10 1 > /dev/null
     for connections in $CONNECTIONS; do
         echo "  $connections: $(load "$RUN_S" "$connections")"
     done
     echo "  collections: $(collections)"
-    echo "  peak RSS: $(awk '/^VmHWM:/ {print int($2 / 1024)}' /proc/$gw/status) MB"
-    kill "$gw"
-    wait "$gw" 2> /dev/null || true
-    gw=
+    echo "  peak RSS: $(( $(rss_kb "$gw" VmHWM) / 1024 )) MB"
+    gateway_down
 done

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# Profile: the gateway under a steady wrk load, with a JFR recording of the measured part, then
-# the hottest methods and the samples grouped by the first frame of ours. Uses
-# ../../../shared/bench for the fake upstream (run its setup.sh once). Loopback only, bounded.
+# Where does the gateway's time go? The gateway under a steady wrk load, with a JFR recording of
+# the measured part, then the hottest methods and the samples grouped by the first frame of ours.
+# Loopback only, bounded, stops what it started.
 #   CONNS (32)  WARMUP_S (30)  PROFILE_S (20)  JFR_OUT (a file to keep the recording in)
 #   CLOSE=1: every request on a new connection (Connection: close), as a curl user would make
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 CONNS=${CONNS:-32} WARMUP_S=${WARMUP_S:-30} PROFILE_S=${PROFILE_S:-20}
-start_upstream 10
-export BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY
-start_gateway
+start_upstream "$UPSTREAM_PORT" 10
+gateway_up
 java_bin=$(dirname "$(readlink -f "/proc/$gw/exe")")
 
 wrk_for "$WARMUP_S" "$CONNS" ${CLOSE:+"Connection: close"}
@@ -19,7 +18,7 @@ sed 's/control="method-sampling-java-interval">[0-9]* ms/control="method-samplin
 wrk_for "$PROFILE_S" "$CONNS" ${CLOSE:+"Connection: close"}
 "$java_bin/jcmd" "$gw" JFR.dump name=load filename="$work/load.jfr" > /dev/null
 echo "wrk: $(cat "$work/wrk.json")"
-echo "rss: $(awk '/^VmRSS:/ {print $2}' /proc/$gw/status) kB"
+echo "rss: $(rss_kb "$gw" VmRSS) kB"
 "$java_bin/jfr" view --width 160 hot-methods "$work/load.jfr" | head -40
 "$java_bin/jfr" print --events jdk.ExecutionSample --stack-depth 96 "$work/load.jfr" |
     awk '/jdk.ExecutionSample/ { if (s != "") print s; s = "(none of ours)"; found = 0; next }

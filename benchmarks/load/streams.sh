@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Holds many streams open through the gateway at once, then aborts many, and reports what the
-# gateway held: RSS, threads, sockets, open files. Uses ../../../shared/bench (run its setup.sh
-# once) for the fake upstream, rendered here with more connections and a slow event gap so streams
-# stay open.
+# gateway held: RSS, threads, sockets, open files. The fake upstream gets more connections and a
+# slow event gap here, so streams stay open.
 #   STREAMS (10000)  concurrent streams              GAP_MS (1000)  upstream gap between events
 #   CALLERS (h2)     h2: HTTP/2 callers, STREAMS_PER_CONNECTION (100) streams on each connection
 #                    (h2load, Debian's nghttp2-client); http1: one connection a stream (wrk)
@@ -22,16 +21,16 @@ fi
 # A stream holds an upstream socket in the gateway, and over HTTP/1.1 a caller's socket too: this
 # process's file limit (20 000 on these machines) bounds STREAMS to under 10 000 there.
 ulimit -n "$(ulimit -Hn)"
-start_upstream "$GAP_MS" 30000
+start_upstream "$UPSTREAM_PORT" "$GAP_MS" 30000
 [ "$CALLERS" = h2 ] && export GATEWAY_HTTP2=true
-start_gateway
+gateway_up
 
 status() { # label
     local threads rss hwm upstream callers files
     threads=$(awk '/^Threads:/ {print $2}' /proc/$gw/status)
     rss=$(awk '/^VmRSS:/ {print $2}' /proc/$gw/status); hwm=$(awk '/^VmHWM:/ {print $2}' /proc/$gw/status)
-    upstream=$(ss -Htn state established '( dport = :18080 )' | wc -l)
-    callers=$(ss -Htn state established '( sport = :8080 )' | wc -l)
+    upstream=$(ss -Htn state established "( dport = :$UPSTREAM_PORT )" | wc -l)
+    callers=$(ss -Htn state established "( sport = :$GATEWAY_PORT )" | wc -l)
     files=$(ls /proc/$gw/fd | wc -l)
     echo "$(date +%T) $1: rss ${rss} kB, peak ${hwm} kB, threads ${threads}, upstream sockets ${upstream}," \
         "caller sockets ${callers}, open files ${files}"
@@ -40,17 +39,17 @@ status "idle"
 
 if [ "$CALLERS" = h2 ]; then
     echo "== $STREAMS concurrent streams over HTTP/2, $STREAMS_PER_CONNECTION on each connection"
-    # The body streams.lua sends for HTTP/1.1.
-    echo '{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello."}]}' \
+    # The body chat.lua sends for HTTP/1.1.
+    echo '{"model":"openai/gpt-4o-mini","stream":true,"messages":[{"role":"user","content":"Say hello."}],"max_tokens":16}' \
         > "$work/body.json"
     # Every stream starts at once and runs to its end (20 events, GAP_MS apart).
-    taskset -c 1 h2load -n "$STREAMS" -c $((STREAMS / STREAMS_PER_CONNECTION)) -m "$STREAMS_PER_CONNECTION" \
+    taskset -c "$LOAD_CPU" h2load -n "$STREAMS" -c $((STREAMS / STREAMS_PER_CONNECTION)) -m "$STREAMS_PER_CONNECTION" \
         -T 120 -N 120 -d "$work/body.json" -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \
-        http://127.0.0.1:8080/api/v1/chat/completions > "$work/load.out" 2>&1 &
+        "$URL" > "$work/load.out" 2>&1 &
 else
     echo "== $STREAMS concurrent streams over HTTP/1.1 for ${HOLD_S}s (each about $((GAP_MS * 20 / 1000))s long)"
-    BENCH_MODEL=openai/gpt-4o-mini BENCH_KEY=$KEY taskset -c 1 wrk -t2 -c"$STREAMS" -d"${HOLD_S}s" \
-        --timeout 60s -s "$here/streams.lua" http://127.0.0.1:8080/api/v1/chat/completions > "$work/load.out" &
+    CHAT_MODEL=openai/gpt-4o-mini CHAT_KEY=$KEY CHAT_STREAM=true taskset -c "$LOAD_CPU" wrk -t2 -c"$STREAMS" \
+        -d"${HOLD_S}s" --timeout 60s -s "$harness_dir/chat.lua" "$URL" > "$work/load.out" &
 fi
 load_pid=$!
 # Bounded: streams last GAP_MS * 20 once started; 60 looks are 5 minutes.
@@ -70,6 +69,6 @@ curl_protocol=--http1.1
 [ "$CALLERS" = h2 ] && curl_protocol=--http2-prior-knowledge
 seq "$ABORTS" | xargs -P 100 -I{} curl "$curl_protocol" -s -o /dev/null --max-time 0.2 -H "Authorization: Bearer $KEY" \
     -H "Content-Type: application/json" \
-    -d '{"model":"openai/gpt-4o-mini","stream":true,"messages":[]}' http://127.0.0.1:8080/api/v1/chat/completions || true
+    -d '{"model":"openai/gpt-4o-mini","stream":true,"messages":[]}' "$URL" || true
 sleep $((GAP_MS * 3 / 1000 + 2))
 status "after the aborts"

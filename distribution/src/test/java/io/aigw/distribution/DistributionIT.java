@@ -14,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -33,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The unpacked distribution, started the way a user starts it: the real bin/gateway, on the module path. */
 public final class DistributionIT {
-    private static final Path DISTRIBUTION = Path.of(System.getProperty("distribution.dir", "target/gateway"));
     private static final String MASTER = "sk-gw-distribution-test-0123456789";
 
     @TempDir
@@ -46,18 +44,7 @@ public final class DistributionIT {
      */
     @BeforeEach
     void copyDistribution() throws IOException {
-        home = work.resolve("unpacked here").resolve("gateway");
-        try (Stream<Path> files = Files.walk(DISTRIBUTION)) {
-            for (Path source : files.toList()) {
-                Path target = home.resolve(DISTRIBUTION.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else if (!source.startsWith(DISTRIBUTION.resolve("data")) && !source.toString().endsWith(".aot")) {
-                    // Not a database or AOT cache left by someone who started target/gateway itself.
-                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        home = GatewayProcess.copyDistribution(work.resolve("unpacked here"));
     }
 
     @Test

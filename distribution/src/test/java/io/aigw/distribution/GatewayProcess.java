@@ -8,7 +8,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The real {@code bin/gateway} of an unpacked distribution, run as a child process with an
@@ -24,6 +27,7 @@ import java.util.regex.Pattern;
  * shell would. Everything it prints is kept for assertions.
  */
 final class GatewayProcess implements AutoCloseable {
+    private static final Path DISTRIBUTION = Path.of(System.getProperty("distribution.dir", "target/gateway"));
     private static final Pattern LISTENING = Pattern.compile("Gateway listening on port (\\d+)");
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -38,9 +42,36 @@ final class GatewayProcess implements AutoCloseable {
         this.reader = Thread.ofPlatform().daemon().start(this::readOutput);
     }
 
+    /**
+     * Copies the unpacked distribution to {@code folder}/gateway and returns that home: a test's own
+     * plugins/ to change and its own data/, without a database or AOT cache left by someone who
+     * started target/gateway itself.
+     */
+    static Path copyDistribution(Path folder) throws IOException {
+        Path home = folder.resolve("gateway");
+        try (Stream<Path> files = Files.walk(DISTRIBUTION)) {
+            for (Path source : files.toList()) {
+                Path target = home.resolve(DISTRIBUTION.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else if (!source.startsWith(DISTRIBUTION.resolve("data")) && !source.toString().endsWith(".aot")) {
+                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return home;
+    }
+
     /** Runs {@code bin/gateway args...} in {@code home} with {@code environment} added to a clean one. */
     static GatewayProcess run(Path home, Map<String, String> environment, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(home.resolve("bin/gateway").toString()));
+        return run(List.of(), home, environment, args);
+    }
+
+    /** {@link #run(Path, Map, String...)} through {@code wrapper}, a command that ends by running its last argument. */
+    static GatewayProcess run(List<String> wrapper, Path home, Map<String, String> environment, String... args)
+            throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
+        command.add(home.resolve("bin/gateway").toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).directory(home.toFile());
         Map<String, String> env = builder.environment();
@@ -55,7 +86,12 @@ final class GatewayProcess implements AutoCloseable {
 
     /** Starts the server and waits until it listens. */
     static GatewayProcess start(Path home, Map<String, String> environment) throws Exception {
-        GatewayProcess gateway = run(home, environment);
+        return start(List.of(), home, environment);
+    }
+
+    /** Starts the server through {@code wrapper} (see {@link #run(List, Path, Map, String...)}) and waits until it listens. */
+    static GatewayProcess start(List<String> wrapper, Path home, Map<String, String> environment) throws Exception {
+        GatewayProcess gateway = run(wrapper, home, environment);
         gateway.awaitListening();
         return gateway;
     }
@@ -106,6 +142,15 @@ final class GatewayProcess implements AutoCloseable {
 
     int port() {
         return port;
+    }
+
+    /** The process id: the JVM's, since bin/gateway and the wrappers exec what they run. */
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
     }
 
     /**

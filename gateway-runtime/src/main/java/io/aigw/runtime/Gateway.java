@@ -18,15 +18,17 @@ import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
+import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.upstream.ChatForwarder;
-import io.aigw.runtime.upstream.UpstreamTimeouts;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.GatewayConfig;
 import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
-import io.aigw.runtime.server.CallerProtocols;
+import io.aigw.runtime.transport.CallerProtocols;
+import io.aigw.runtime.transport.TransportOptions;
 import io.aigw.runtime.store.UsageRecord;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.metrics.api.Metrics;
@@ -42,6 +44,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
 import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -56,8 +59,6 @@ import java.util.Optional;
  */
 public final class Gateway implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Gateway.class.getName());
-    /** {@code gateway.max-body-size}: 10 MiB by default. */
-    public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
     private static final String OBSERVE_SOCKET = "observe";
     // Every answer and every streamed event goes out as soon as it is written: with Nagle's algorithm
     // a small write waits for the acknowledgement of the previous one, which a client's delayed
@@ -97,61 +98,60 @@ public final class Gateway implements AutoCloseable {
      * @throws io.aigw.runtime.store.StoreException          when the database cannot be opened
      */
     public static Gateway start(Settings settings, List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
-        if (settings.node("server.protocols").exists()) {
-            // Helidon would add its own selectors for them, behind the gateway's (see CallerProtocols).
-            throw new ConfigurationException("server.protocols is not used by the gateway: set HTTP/1.1 and HTTP/2"
-                    + " options under gateway.protocols.http_1_1 and gateway.protocols.http_2 instead.");
-        }
+        GatewayConfig config = GatewayConfig.read(settings);
+        TransportOptions transport = TransportOptions.from(settings);
         List<Provider> providers = new ProviderFactory(settings).create(plugins);
         RoutingTable routing = RoutingTable.of(providers);
         LOG.log(Level.INFO, ProviderTable.render(routing));
 
-        Optional<MasterKey> masterKey = settings.get("gateway.master-key").map(MasterKey::of);
-        GatewayStore store = JdbcStore.open(settings);
+        Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
+        GatewayStore store = JdbcStore.open(config.database());
         try {
-            return start(settings, providers, routing, masterKey, store, upstreamTls);
+            return start(config, transport, providers, routing, masterKey, store, upstreamTls);
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
     }
 
-    private static Gateway start(Settings settings, List<Provider> providers, RoutingTable routing,
+    private static Gateway start(GatewayConfig config, TransportOptions transport, List<Provider> providers,
+                                 RoutingTable routing,
                                  Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
-        StoredKeys keys = new StoredKeys(masterKey, store,
-                settings.getDuration("gateway.keys.cache-ttl", Duration.ofSeconds(5)));
-        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records",
-                settings.getInt("gateway.usage.queue-size", 10_000), Duration.ofMillis(20), store::recordUsage);
+        StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
         GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, publicModelIds(routing));
-        Optional<AccessLog> accessLog = accessLog(settings.get("gateway.access-log", "stdout"));
+        // Records wait out a database outage in the queue; only what overflows it is lost.
+        BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),
+                Duration.ofMillis(20), store::recordUsage,
+                new BatchWriter.Retry(config.database().checkInterval(), StoreUnavailableException.class::isInstance),
+                metrics::usageRecordsDropped);
+        Optional<AccessLog> accessLog = accessLog(config.accessLog());
 
-        UpstreamTimeouts timeouts = new UpstreamTimeouts(
-                settings.getDuration("gateway.timeouts.connect", UpstreamTimeouts.DEFAULTS.connect()),
-                settings.getDuration("gateway.timeouts.first-byte", UpstreamTimeouts.DEFAULTS.firstByte()),
-                settings.getDuration("gateway.timeouts.idle", UpstreamTimeouts.DEFAULTS.idle()));
-        Optional<Tls> tls = upstreamTls.or(() -> settings.node("gateway.upstream-tls").exists()
-                ? Optional.of(Tls.create(settings.node("gateway.upstream-tls"))) : Optional.empty());
-        ChatForwarder forwarder = new ChatForwarder(providers, timeouts,
-                settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)), tls, metrics);
-        long maxBodyBytes = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
-        int maxConcurrent = settings.getInt("gateway.max-concurrent-requests", defaultMaxConcurrentRequests());
-        String label = settings.get("gateway.name", "aigw");
+        GatewayConfig.Upstream upstream = config.upstream();
+        Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
+        ChatForwarder forwarder = new ChatForwarder(providers, upstream.timeouts(), upstream.keyCooldown(), tls,
+                transport.upstreamPool(), metrics);
+        GatewayConfig.Limits limits = config.limits();
+        GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
-        Duration gracePeriod = settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30));
         HttpRouting.Builder httpRouting = HttpRouting.builder()
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routing, forwarder, usage, metrics, maxBodyBytes,
-                                maxConcurrent))
-                .register("/api/v1/models", new ModelsService(routing, label))
+                        new ChatCompletionsService(routing, forwarder, usage, metrics, limits.maxBodyBytes(),
+                                limits.maxConcurrentRequests()))
+                .register("/api/v1/models", new ModelsService(routing, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
                 .error(ApiException.class, (request, response, e) -> e.error().send(response))
+                .error(StoreUnavailableException.class, (request, response, e) -> {
+                    response.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1,
+                            (e.retryAfter().toMillis() + 999) / 1000)));
+                    ApiError.storeUnavailable().send(response);
+                })
                 // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
                 .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
                 .error(Exception.class, (request, response, e) -> {
@@ -161,32 +161,31 @@ public final class Gateway implements AutoCloseable {
                 });
         WebServerConfig.Builder server = WebServer.builder()
                 .connectionOptions(NO_DELAY)
-                .maxTcpConnections(maxCallerConnections(maxConcurrent))
+                .maxTcpConnections(limits.maxCallerConnections())
                 .directHandlers(TransportErrors.handlers())
-                .config(settings.node("server"))
+                .config(listener.server())
                 // The protocols are chosen here, not discovered: see CallerProtocols.
                 .protocolsDiscoverServices(false)
-                .addConnectionSelector(CallerProtocols.forCallers(settings.node("gateway.protocols"),
-                        settings.getBoolean("gateway.http2", false)))
-                .host(settings.get("gateway.host", "0.0.0.0"))
-                .port(settings.getInt("gateway.port", 8080))
+                .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport))
+                .host(listener.host())
+                .port(listener.port())
                 // Main's own hook stops the server, then writes what is queued: the order matters.
                 .shutdownHook(false)
-                .shutdownGracePeriod(gracePeriod)
+                .shutdownGracePeriod(config.gracePeriod())
                 .routing(httpRouting);
         ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
                 .addObserver(HealthObserver.builder().details(true)
                         .addCheck(new ReadinessCheck(routing, store)).build())
                 .addObserver(MetricsObserver.create());
-        settings.get("gateway.observe.port").ifPresent(port -> {
-            server.putSocket(OBSERVE_SOCKET, socket -> socket.host(settings.get("gateway.host", "0.0.0.0"))
-                    .port(settings.getInt("gateway.observe.port", 0))
+        listener.observePort().ifPresent(port -> {
+            server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
+                    .port(port)
                     .connectionOptions(NO_DELAY));
             observe.sockets(List.of(OBSERVE_SOCKET));
         });
         server.addFeature(observe.build());
         try {
-            return new Gateway(routing, store, usage, accessLog, forwarder, requests, gracePeriod,
+            return new Gateway(routing, store, usage, accessLog, forwarder, requests, config.gracePeriod(),
                     server.build().start(), generatedKey);
         } catch (RuntimeException e) {
             usage.close();
@@ -258,26 +257,5 @@ public final class Gateway implements AutoCloseable {
         accessLog.ifPresent(AccessLog::close);
         forwarder.close();
         store.close();
-    }
-
-    /**
-     * A stream in flight holds about 75 KB of heap (measured: socket buffers on both sides, the
-     * chunks read, the relay's buffers, its threads' stacks): 128 KB of heap each leaves room for
-     * everything else and for the collector, so the largest load gets a 503 instead of running the
-     * heap out.
-     */
-    private static int defaultMaxConcurrentRequests() {
-        return (int) Math.max(64, Runtime.getRuntime().maxMemory() / (128 * 1024));
-    }
-
-    /**
-     * An open connection costs heap before its request is admitted (its socket buffers, its thread's
-     * stack), so 1 500 stream callers ran a 64 MB heap out while the request limit turned most of
-     * them away. Half as many again as the request limit are taken (64 at least), enough for the
-     * excess to get its 503; past that, callers wait in the listen backlog, where they cost the
-     * kernel, not the heap. {@code server.max-tcp-connections} sets another bound.
-     */
-    private static int maxCallerConnections(int maxConcurrentRequests) {
-        return (int) Math.min(Integer.MAX_VALUE, maxConcurrentRequests + Math.max(64L, maxConcurrentRequests / 2));
     }
 }

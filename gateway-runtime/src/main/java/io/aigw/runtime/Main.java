@@ -2,13 +2,12 @@ package io.aigw.runtime;
 
 import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
-import io.aigw.runtime.server.CarrierThreads;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.StoreException;
-import io.helidon.common.mapper.MapperManager;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.logging.common.LogConfig;
@@ -28,9 +27,6 @@ public final class Main {
         // First: the JDK reads it when the first virtual thread is made.
         CarrierThreads.configure();
         LogConfig.configureRuntime();
-        // Without a global mapper manager, Helidon 4.4 asks its service registry for a new one each
-        // time a header value is converted (Content-Length, twice a request): a third of the CPU.
-        MapperManager.global(MapperManager.create());
         Settings settings = new Settings(loadConfig(), System.getenv());
         if (args.length > 0 && args[0].equals("keys")) {
             System.exit(manageKeys(settings, List.of(args).subList(1, args.length)));
@@ -64,7 +60,7 @@ public final class Main {
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */
     private static int manageKeys(Settings settings, List<String> args) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        try (GatewayStore store = JdbcStore.open(settings)) {
+        try (GatewayStore store = JdbcStore.open(DatabaseConfig.read(settings))) {
             return new KeysCommand(store, System.out, System.err).run(args);
         } catch (StoreException e) {
             System.err.println("gateway keys: " + e.getMessage());
@@ -85,7 +81,7 @@ public final class Main {
     private static int migrate(Settings settings) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         try {
-            JdbcStore.open(settings).close();
+            JdbcStore.open(DatabaseConfig.read(settings)).close();
             return 0;
         } catch (ConfigurationException | StoreException e) {
             System.err.println("gateway migrate: " + e.getMessage());

@@ -15,8 +15,24 @@ import java.util.Set;
  *
  * <p>Only {@link #descriptor()} must be implemented. The other methods are optional hooks whose
  * defaults declare "nothing special".
+ *
+ * <h2>Versions</h2>
+ * This SPI carries its own version, {@link #SPI_VERSION}, which changes only when the SPI does: a
+ * minor step adds to it and keeps plugins built against an older version working. The SPI module
+ * declares the same version, and {@code javac} records the version of every module a module
+ * requires as it compiles it, so a plugin built as a module (with a {@code module-info.java} that
+ * {@code requires io.aigw.spi}) carries the SPI version it was compiled against in its own
+ * {@code module-info.class}, with no step of its own. The gateway reads it there when it discovers
+ * the plugin and refuses a plugin built against a newer SPI than its own, naming both versions,
+ * instead of letting it fail at its first use of something the gateway does not have.
  */
 public interface ProviderPlugin {
+
+    /**
+     * The version of this SPI, as {@link java.lang.module.ModuleDescriptor.Version} orders versions:
+     * the version the {@code io.aigw.spi} module declares.
+     */
+    String SPI_VERSION = "1.0";
 
     /**
      * Returns what the gateway needs to route to this provider: its prefix, how the prefix is

@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.HotPathBenchmark;
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonObject;
 import jakarta.json.stream.JsonParser;
 import java.io.ByteArrayInputStream;
@@ -89,7 +90,7 @@ public class UsageReaderBenchmark extends HotPathBenchmark {
     /** The whole answer, as the gateway reads it: find the last {@code "usage"}, then scan its object. */
     @Benchmark
     public Optional<TokenUsage> answerScanner() {
-        return TokenUsage.from(answer, 0, answer.length);
+        return ReportedUsage.inAnswer(answer, 0, answer.length);
     }
 
     /** The whole answer through JSON-B, every member but {@code usage} skipped. */

@@ -10,9 +10,9 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,6 +21,8 @@ import java.util.Optional;
  * {@code to} are unix seconds or ISO-8601 instants; by default the last 24 hours.
  */
 public final class AdminUsageService implements HttpService {
+    private static final Instant EARLIEST = Instant.ofEpochMilli(Long.MIN_VALUE);
+    private static final Instant LATEST = Instant.ofEpochMilli(Long.MAX_VALUE);
     private final GatewayStore store;
 
     public AdminUsageService(GatewayStore store) {
@@ -57,7 +59,7 @@ public final class AdminUsageService implements HttpService {
 
     private void totals(ServerRequest request, ServerResponse response) {
         Instant to = instant(request, "to").orElseGet(Instant::now);
-        Instant from = instant(request, "from").orElse(to.minus(Duration.ofDays(1)));
+        Instant from = instant(request, "from").orElseGet(() -> latest(EARLIEST, to.minus(Duration.ofDays(1))));
         if (!from.isBefore(to)) {
             throw new ApiException(ApiError.invalidRequest("from", "'from' must be before 'to'."));
         }
@@ -66,15 +68,29 @@ public final class AdminUsageService implements HttpService {
                 store.usageByModel(from, to).stream().map(ModelUsage::of).toList()));
     }
 
+    /**
+     * Unix seconds or an ISO-8601 instant between {@link #EARLIEST} and {@link #LATEST}: the store
+     * counts time in milliseconds since 1970 in a {@code long}, which a later instant would overflow.
+     */
     private static Optional<Instant> instant(ServerRequest request, String name) {
         return request.query().first(name).asOptional().map(text -> {
+            Instant instant;
             try {
-                return text.chars().allMatch(Character::isDigit) ? Instant.ofEpochSecond(Long.parseLong(text))
+                instant = text.chars().allMatch(Character::isDigit) ? Instant.ofEpochSecond(Long.parseLong(text))
                         : Instant.parse(text);
-            } catch (DateTimeParseException | NumberFormatException e) {
+            } catch (DateTimeException | NumberFormatException e) {
                 throw new ApiException(ApiError.invalidRequest(name, "'" + name + "' must be unix seconds or an"
                         + " ISO-8601 instant such as 2026-01-31T00:00:00Z."));
             }
+            if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+                throw new ApiException(ApiError.invalidRequest(name, "'" + name + "' must be between " + EARLIEST
+                        + " and " + LATEST + "."));
+            }
+            return instant;
         });
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 }

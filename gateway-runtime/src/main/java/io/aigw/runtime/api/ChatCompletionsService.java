@@ -4,14 +4,13 @@ import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
-import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.UsageRecord;
-import io.aigw.runtime.upstream.CallReport;
 import io.aigw.runtime.upstream.ChatForwarder;
-import io.aigw.runtime.upstream.TokenUsage;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.BadRequestException;
 import io.helidon.http.HeaderNames;
@@ -32,8 +31,8 @@ import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
 /**
- * {@code POST /api/v1/chat/completions}: reads and validates the body, routes it by the model's
- * prefix ({@code gateway/auto} along the fallback chain) and hands it to the upstream layer.
+ * {@code POST /api/v1/chat/completions}: reads and validates the body, asks routing where its model
+ * goes and hands it to the upstream layer, then counts what happened.
  */
 public final class ChatCompletionsService implements HttpService {
     private static final String JSON = "application/json";
@@ -92,15 +91,7 @@ public final class ChatCompletionsService implements HttpService {
         metrics.requestStarted();
         int status = 0;
         try {
-            if (RoutingTable.AUTO_MODEL.equals(chat.model())) {
-                List<Route> chain = routing.byPriority().stream()
-                        .filter(forwarder::usable)
-                        .map(provider -> new Route(provider, provider.defaultModel()))
-                        .toList();
-                forwarder.forwardWithFallback(chat, chain, response, report);
-            } else {
-                forwarder.forward(chat, routing.route(chat.model()), response, report);
-            }
+            forwarder.forward(chat, routing.destination(chat.model()), response, report);
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();

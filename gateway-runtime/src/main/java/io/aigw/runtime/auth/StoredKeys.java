@@ -1,6 +1,7 @@
 package io.aigw.runtime.auth;
 
 import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * longest a revoked key keeps working on any replica. Unknown keys are cached too, so a caller
  * guessing keys does not turn into database load; the cache is bounded and simply starts over
  * when full.
+ *
+ * <p>While the database cannot be asked, a key found valid within the outage time keeps working
+ * on its cached answer; nothing can be revoked meanwhile, since revoking needs the database too.
+ * Any other key cannot be told valid or not, and its check fails with the store's
+ * {@link StoreUnavailableException}.
  */
 public final class StoredKeys implements WorkspaceKeys {
     private static final int MAX_CACHED = 10_000;
@@ -20,16 +26,27 @@ public final class StoredKeys implements WorkspaceKeys {
     private final Optional<MasterKey> master;
     private final GatewayStore store;
     private final long cacheNanos;
+    private final long outageNanos;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     /** Bumped by {@link #forgetCached()}; an answer read from the store before the bump is stale. */
     private final AtomicLong generation = new AtomicLong();
 
-    public StoredKeys(Optional<MasterKey> master, GatewayStore store, Duration cacheTime) {
+    /**
+     * @param cacheTime  how long an answer is reused: {@code gateway.keys.cache-ttl}
+     * @param outageTime how long after its last check a valid key keeps working while the database
+     *                   cannot be asked: {@code gateway.keys.outage-ttl}
+     */
+    public StoredKeys(Optional<MasterKey> master, GatewayStore store, Duration cacheTime, Duration outageTime) {
         this.master = master;
         this.store = store;
         this.cacheNanos = cacheTime.toNanos();
+        this.outageNanos = outageTime.toNanos();
     }
 
+    /**
+     * @throws StoreUnavailableException when the database cannot be asked and no answer that may
+     *                                   stand in for it is cached
+     */
     @Override
     public Optional<Caller> authenticate(String presentedKey) {
         Optional<Caller> caller = master.flatMap(key -> key.authenticate(presentedKey));
@@ -43,15 +60,24 @@ public final class StoredKeys implements WorkspaceKeys {
         // request ignores, instead of keeping the key alive for a whole cache time.
         long current = generation.get();
         Cached cached = cache.get(hash);
-        if (cached == null || cached.generation() != current || now - cached.loadedAt() > cacheNanos) {
-            cached = new Cached(store.findKey(hash).filter(key -> !key.revoked())
-                    .map(key -> new Caller(key.id(), key.admin())), now, current);
-            if (cache.size() >= MAX_CACHED) {
-                cache.clear();
-            }
-            cache.put(hash, cached);
+        if (cached != null && cached.generation() == current && now - cached.loadedAt() <= cacheNanos) {
+            return cached.caller();
         }
-        return cached.caller();
+        Optional<Caller> found;
+        try {
+            found = store.findKey(hash).filter(key -> !key.revoked()).map(key -> new Caller(key.id(), key.admin()));
+        } catch (StoreUnavailableException e) {
+            if (cached != null && cached.generation() == current && cached.caller().isPresent()
+                    && now - cached.loadedAt() <= outageNanos) {
+                return cached.caller();
+            }
+            throw e;
+        }
+        if (cache.size() >= MAX_CACHED) {
+            cache.clear();
+        }
+        cache.put(hash, new Cached(found, now, current));
+        return found;
     }
 
     /** Forgets every cached answer on this replica, so a revocation made here applies at once. */

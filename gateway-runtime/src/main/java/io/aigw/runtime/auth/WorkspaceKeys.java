@@ -10,6 +10,8 @@ public interface WorkspaceKeys {
     /**
      * Returns who holds the key, or empty when it is unknown or revoked. Implementations take about
      * the same time for every wrong key, so that timing tells a caller nothing.
+     *
+     * @throws io.aigw.runtime.store.StoreUnavailableException when the key's store cannot tell now
      */
     Optional<Caller> authenticate(String presentedKey);
 }

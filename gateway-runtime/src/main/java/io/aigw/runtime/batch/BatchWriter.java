@@ -7,16 +7,24 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 
 /**
  * Hands items from request threads to one background thread that writes them in batches: usage
  * records to the database, access log lines to their stream. A request only offers its item to a
  * bounded queue; when the queue is full the item is dropped and counted, so a slow sink never
  * slows down or fails a request. Closing writes whatever is still queued.
+ *
+ * <p>A batch the sink fails to write with a failure its {@link Retry} names (a database that is
+ * down) is kept and written again after a pause, while new items wait behind it up to the same
+ * bound; any other failure drops the batch. Each episode (the sink failing, the queue overflowing)
+ * is logged when it starts and when it ends, not per item.
  *
  * <p>The queue takes no lock. With a lock shared by the requests and the writer (as in
  * {@code ArrayBlockingQueue}), the writer preempted while holding it made every request that
@@ -34,10 +42,22 @@ public final class BatchWriter<T> implements AutoCloseable {
     private final Consumer<List<T>> sink;
     private final long lingerNanos;
     private final int capacity;
+    private final Retry retry;
+    private final LongConsumer onDropped;
     private final Queue<T> queue = new ConcurrentLinkedQueue<>();
-    /** Items offered and not yet taken by the writer: the queue's bound, which the queue cannot count cheaply. */
+    /**
+     * Items offered and not yet written or dropped, a batch in the writer's hands included: the
+     * bound, which the queue cannot count cheaply.
+     */
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
+    /** Set by the first item the full queue drops, cleared (with a summary) once the queue is empty. */
+    private final AtomicBoolean overflowing = new AtomicBoolean();
+    private final AtomicLong droppedWhileFull = new AtomicLong();
+    /** When the sink began failing with a failure worth a retry; 0 while it writes. Writer's own. */
+    private long failingSince;
+    /** The batch being written, kept while the sink cannot take it. */
+    private final List<T> batch = new ArrayList<>(MAX_BATCH);
     private final Thread writer;
     /** Set by the writer before it parks on an empty queue: only then does an offer have to wake it. */
     private volatile boolean writerIdle;
@@ -51,22 +71,47 @@ public final class BatchWriter<T> implements AutoCloseable {
      * @param sink     writes one batch; an exception drops that batch, with a warning
      */
     public BatchWriter(String name, int capacity, Duration linger, Consumer<List<T>> sink) {
+        this(name, capacity, linger, sink, Retry.NEVER, count -> { });
+    }
+
+    /**
+     * @param sink      writes one batch; an exception that {@code retry} names keeps the batch for
+     *                  another try, any other drops it
+     * @param onDropped told how many items were just dropped, for a metric
+     */
+    public BatchWriter(String name, int capacity, Duration linger, Consumer<List<T>> sink, Retry retry,
+                       LongConsumer onDropped) {
         this.name = name;
         this.sink = sink;
         this.lingerNanos = linger.toNanos();
         this.capacity = capacity;
+        this.retry = retry;
+        this.onDropped = onDropped;
         this.writer = Thread.ofPlatform().daemon().name("aigw-writer-" + name.replace(' ', '-'))
                 .start(this::writeUntilClosed);
+    }
+
+    /**
+     * When a failed batch is worth writing again.
+     *
+     * @param pause how long to wait before the next try
+     * @param when  which failures of the sink are passing ones
+     */
+    public record Retry(Duration pause, Predicate<RuntimeException> when) {
+        /** Every failure drops its batch. */
+        public static final Retry NEVER = new Retry(Duration.ZERO, failure -> false);
     }
 
     /** Queues an item; never blocks. */
     public void offer(T item) {
         if (queued.incrementAndGet() > capacity) {
             queued.decrementAndGet();
-            long count = dropped.incrementAndGet();
-            if (Long.bitCount(count) == 1) {
-                LOG.log(Level.WARNING, "The queue of " + name + " is full; " + count + " dropped so far.");
+            if (overflowing.compareAndSet(false, true)) {
+                LOG.log(Level.WARNING, "The queue of " + name + " is full (" + capacity + "): new ones are dropped,"
+                        + " and counted, until it has room again.");
             }
+            droppedWhileFull.incrementAndGet();
+            drop(1);
             return;
         }
         queue.add(item);
@@ -95,10 +140,23 @@ public final class BatchWriter<T> implements AutoCloseable {
         return dropped.get();
     }
 
+    private void drop(long count) {
+        dropped.addAndGet(count);
+        onDropped.accept(count);
+    }
+
     private void writeUntilClosed() {
-        List<T> batch = new ArrayList<>(MAX_BATCH);
         while (!closing) {
+            if (!batch.isEmpty()) {
+                // The sink could not take it: offers keep queueing meanwhile, up to the bound.
+                LockSupport.parkNanos(this, retry.pause().toNanos());
+                if (!closing) {
+                    write(false);
+                }
+                continue;
+            }
             if (queued.get() == 0) {
+                endOverflow();
                 writerIdle = true;
                 // Checked again once idle is visible, so an item offered in between is not missed.
                 if (queued.get() == 0 && !closing) {
@@ -111,31 +169,62 @@ public final class BatchWriter<T> implements AutoCloseable {
                 // close() wakes a lingering writer; what is queued is written below or by close().
                 LockSupport.parkNanos(this, lingerNanos);
             }
-            takeBatch(batch);
+            takeBatch();
             if (!batch.isEmpty()) {
-                write(batch);
+                write(false);
             }
         }
     }
 
-    /** Moves up to a batch of queued items into {@code batch}, which is empty. */
-    private void takeBatch(List<T> batch) {
+    /** Tops {@link #batch} up with queued items, to a batch's size at most. */
+    private void takeBatch() {
         T item;
         while (batch.size() < MAX_BATCH && (item = queue.poll()) != null) {
             batch.add(item);
         }
-        queued.addAndGet(-batch.size());
     }
 
-    private void write(List<T> batch) {
+    /**
+     * Writes {@link #batch}: cleared when written or dropped, kept when the sink failed in a way
+     * worth another try, unless this is the {@code last} try.
+     */
+    private void write(boolean last) {
         try {
             // A copy: the batch list is reused, and a sink may keep what it is given.
             sink.accept(List.copyOf(batch));
+            if (failingSince != 0) {
+                LOG.log(Level.INFO, "Writing " + name + " again, after " + TimeUnit.NANOSECONDS.toSeconds(
+                        System.nanoTime() - failingSince) + " s of failures.");
+                failingSince = 0;
+            }
         } catch (RuntimeException e) {
-            dropped.addAndGet(batch.size());
-            LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + ": " + e.getMessage());
+            if (!last && retry.when().test(e)) {
+                if (failingSince == 0) {
+                    failingSince = System.nanoTime();
+                    LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + "; they wait in memory"
+                            + " (" + capacity + " at most) and are tried again every " + retry.pause().toMillis()
+                            + " ms: " + e.getMessage());
+                }
+                return;
+            }
+            drop(batch.size());
+            LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + ", dropped: " + e.getMessage());
+        } catch (Error e) {
+            // Thrown on, it would end the writer and leave every later item queued, unwritten and
+            // uncounted. A driver's failed assertion under -ea was one (pgjdbc before 42.7.12, issue 1458).
+            drop(batch.size());
+            LOG.log(Level.ERROR, "Could not write " + batch.size() + " " + name + ", dropped", e);
         }
+        queued.addAndGet(-batch.size());
         batch.clear();
+    }
+
+    /** Once the queue is empty again after it overflowed, says how many items it dropped meanwhile. */
+    private void endOverflow() {
+        if (overflowing.compareAndSet(true, false)) {
+            LOG.log(Level.WARNING, droppedWhileFull.getAndSet(0) + " " + name + " were dropped while the queue"
+                    + " was full.");
+        }
     }
 
     /** Stops the writer and writes every item still queued. */
@@ -148,9 +237,10 @@ public final class BatchWriter<T> implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        List<T> batch = new ArrayList<>(MAX_BATCH);
-        for (takeBatch(batch); !batch.isEmpty(); takeBatch(batch)) {
-            write(batch);
+        // The writer has stopped: its batch, if it kept one, and the queue are written once more.
+        for (takeBatch(); !batch.isEmpty(); takeBatch()) {
+            write(true);
         }
+        endOverflow();
     }
 }

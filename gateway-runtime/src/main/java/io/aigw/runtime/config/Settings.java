@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Reads settings from the environment and the configuration file, the environment first.
@@ -48,6 +49,12 @@ public final class Settings {
         return get(key).map(value -> parseInt(key, value)).orElse(defaultValue);
     }
 
+    /** Returns the whole number {@code key} holds, or empty when neither the environment nor the file sets it. */
+    public OptionalInt getInt(String key) {
+        Optional<String> value = get(key);
+        return value.isPresent() ? OptionalInt.of(parseInt(key, value.get())) : OptionalInt.empty();
+    }
+
     public long getLong(String key, long defaultValue) {
         return get(key).map(value -> parseLong(key, value)).orElse(defaultValue);
     }
@@ -68,7 +75,6 @@ public final class Settings {
                 .forEach(node -> node.asString().ifPresent(value -> map.put(node.name(), value)));
         return map;
     }
-
 
     /** Returns the configuration node under {@code key}, for Helidon components that read their own. */
     public Config node(String key) {

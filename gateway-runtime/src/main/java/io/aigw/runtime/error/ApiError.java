@@ -58,6 +58,12 @@ public record ApiError(Status status, String message, String type, String param,
                 "server_error", null, "overloaded");
     }
 
+    /** The gateway's database cannot serve now (down, full, not writable): a key not cached cannot be checked, a key not made. */
+    public static ApiError storeUnavailable() {
+        return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway's database cannot serve this request just"
+                + " now; retry after the time in Retry-After.", "server_error", null, "database_unavailable");
+    }
+
     /** An error the HTTP layer found before any handler ran: no such path, a wrong method, a bad request. */
     public static ApiError fromHttp(Status status) {
         String code = switch (status.code()) {

@@ -116,6 +116,13 @@ public final class GatewayMetrics {
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
+    /** Counts usage records dropped: the queue was full, or the database refused them. */
+    public void usageRecordsDropped(long count) {
+        counter(List.of("gateway.usage.records.dropped"), () -> Counter.builder("gateway.usage.records.dropped")
+                .description("Usage records never written: their queue (gateway.usage.queue-size) was full,"
+                        + " or the database refused them")).increment(count);
+    }
+
     private void tokens(String provider, String model, String direction, long count) {
         if (count > 0) {
             counter(List.of("gateway.tokens", provider, model, direction), () -> Counter.builder("gateway.tokens")

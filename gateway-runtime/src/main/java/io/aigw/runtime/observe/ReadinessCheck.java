@@ -2,11 +2,17 @@ package io.aigw.runtime.observe;
 
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.StoreHealth;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
 
-/** Ready when providers are installed and the store answers; a load balancer sends traffic elsewhere otherwise. */
+/**
+ * Ready when providers are installed and the store serves; a load balancer sends traffic elsewhere
+ * otherwise. The store's health is the one it last saw, so a readiness probe never waits on a
+ * database that does not answer; when down, the details say why ({@code store_fault}) and since
+ * when ({@code store_down_since}, unix seconds).
+ */
 public final class ReadinessCheck implements HealthCheck {
     private final RoutingTable routing;
     private final GatewayStore store;
@@ -30,13 +36,14 @@ public final class ReadinessCheck implements HealthCheck {
     public HealthCheckResponse call() {
         HealthCheckResponse.Builder response = HealthCheckResponse.builder()
                 .detail("providers", routing.byPriority().size());
-        boolean storeUp;
-        try {
-            store.ping();
-            storeUp = true;
-        } catch (RuntimeException e) {
-            storeUp = false;
-        }
+        boolean storeUp = switch (store.health()) {
+            case StoreHealth.Up up -> true;
+            case StoreHealth.Down down -> {
+                response.detail("store_fault", down.fault());
+                response.detail("store_down_since", down.since().getEpochSecond());
+                yield false;
+            }
+        };
         response.detail("store", storeUp ? "up" : "down");
         return response.status(storeUp && !routing.byPriority().isEmpty()).build();
     }

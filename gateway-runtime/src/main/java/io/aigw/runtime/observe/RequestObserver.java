@@ -1,8 +1,6 @@
 package io.aigw.runtime.observe;
 
 import io.aigw.runtime.auth.Caller;
-import io.aigw.runtime.upstream.CallReport;
-import io.aigw.runtime.upstream.TokenUsage;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;

@@ -11,8 +11,8 @@ import java.util.ServiceLoader;
 /**
  * Finds the installed provider plugins with {@link ServiceLoader}: on the module path every module
  * that {@code provides} {@link ProviderPlugin}, on a class path every
- * {@code META-INF/services} registration. A plugin that fails to load is reported and skipped, so
- * one broken jar does not take the others down.
+ * {@code META-INF/services} registration. A plugin that fails to load, or was built against a newer
+ * SPI than the gateway's, is reported and skipped, so one broken jar does not take the others down.
  */
 public final class PluginDiscovery {
     private static final System.Logger LOG = System.getLogger(PluginDiscovery.class.getName());
@@ -29,7 +29,10 @@ public final class PluginDiscovery {
                 if (!plugins.hasNext()) {
                     break;
                 }
-                found.add(DiscoveredPlugin.of(plugins.next()));
+                ProviderPlugin plugin = plugins.next();
+                DiscoveredPlugin discovered = DiscoveredPlugin.of(plugin);
+                SpiCompatibility.refusal(plugin.getClass().getModule(), discovered.source())
+                        .ifPresentOrElse(reason -> LOG.log(Level.ERROR, reason), () -> found.add(discovered));
             } catch (ServiceConfigurationError e) {
                 LOG.log(Level.ERROR, "A provider plugin failed to load and is skipped: " + e.getMessage(), e);
             }

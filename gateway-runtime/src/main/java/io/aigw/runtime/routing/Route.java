@@ -7,5 +7,5 @@ import io.aigw.runtime.plugin.Provider;
  *
  * @param upstreamModel the model id the upstream receives, prefix stripped where the provider wants it
  */
-public record Route(Provider provider, String upstreamModel) {
+public record Route(Provider provider, String upstreamModel) implements Destination {
 }

@@ -21,12 +21,12 @@ public final class RoutingTable {
 
     private final Map<String, Provider> byPrefix;
     private final Optional<Provider> catchAll;
-    private final List<Provider> byPriority;
+    private final AutoChain auto;
 
-    private RoutingTable(Map<String, Provider> byPrefix, Optional<Provider> catchAll, List<Provider> byPriority) {
+    private RoutingTable(Map<String, Provider> byPrefix, Optional<Provider> catchAll, AutoChain auto) {
         this.byPrefix = byPrefix;
         this.catchAll = catchAll;
-        this.byPriority = byPriority;
+        this.auto = auto;
     }
 
     /**
@@ -60,7 +60,7 @@ public final class RoutingTable {
         List<Provider> byPriority = providers.stream()
                 .sorted(Comparator.comparingInt(Provider::priority).thenComparing(Provider::prefix))
                 .toList();
-        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), byPriority);
+        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), new AutoChain(byPriority));
     }
 
     /**
@@ -83,6 +83,16 @@ public final class RoutingTable {
     private static String describeRename(Provider provider) {
         return provider.prefix().equals(provider.name()) ? ""
                 : " (renamed from '" + provider.name() + "' by providers." + provider.name() + ".prefix)";
+    }
+
+    /**
+     * Where a request for {@code model} goes: {@link #AUTO_MODEL} to the {@code gateway/auto} chain,
+     * any other id along its {@link #route}.
+     *
+     * @throws ApiException as {@link #route} does
+     */
+    public Destination destination(String model) {
+        return AUTO_MODEL.equals(model) ? auto : route(model);
     }
 
     /**
@@ -122,7 +132,7 @@ public final class RoutingTable {
 
     /** Every provider, lowest priority number first: the order of {@code gateway/auto} and of the catalogue. */
     public List<Provider> byPriority() {
-        return byPriority;
+        return auto.byPriority();
     }
 
     public Optional<Provider> catchAll() {

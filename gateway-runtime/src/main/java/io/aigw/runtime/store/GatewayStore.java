@@ -7,6 +7,9 @@ import java.util.Optional;
 /**
  * Where workspace keys and usage records live. Nothing above this interface knows which database
  * it is: an embedded SQLite file for one gateway, PostgreSQL shared by several replicas.
+ *
+ * <p>Every method may throw a {@link StoreException}: a {@link StoreUnavailableException} when the
+ * database cannot serve now, without waiting longer than the store's timeout for it.
  */
 public interface GatewayStore extends AutoCloseable {
 
@@ -34,8 +37,8 @@ public interface GatewayStore extends AutoCloseable {
     /** Sums usage per requested model in {@code [from, to)}, most tokens first. */
     List<UsageTotals> usageByModel(Instant from, Instant to);
 
-    /** Checks that the database answers; throws {@link StoreException} when it does not. */
-    void ping();
+    /** The database's health as last seen: answered at once, never by waiting on the database. */
+    StoreHealth health();
 
     @Override
     void close();

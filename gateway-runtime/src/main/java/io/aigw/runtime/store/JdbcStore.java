@@ -1,11 +1,9 @@
 package io.aigw.runtime.store;
 
-import com.zaxxer.hikari.HikariConfig;
-import io.aigw.runtime.batch.BatchWriter;
-import io.aigw.runtime.config.Settings;
 import com.zaxxer.hikari.HikariDataSource;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.config.DatabaseConfig;
+import io.aigw.runtime.config.Secret;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,61 +30,47 @@ public final class JdbcStore implements GatewayStore {
     private static final int USAGE_ROWS_PER_STEP = 16;
 
     private final HikariDataSource dataSource;
+    private final HealthMonitor health;
 
-    private JdbcStore(HikariDataSource dataSource) {
+    private JdbcStore(HikariDataSource dataSource, HealthMonitor health) {
         this.dataSource = dataSource;
+        this.health = health;
     }
 
     /**
      * Opens the database at {@code jdbcUrl} ({@code jdbc:sqlite:<file>} or {@code jdbc:postgresql://...})
-     * and applies the migrations it lacks.
+     * and applies the migrations it lacks, with the {@linkplain StoreTimeouts#DEFAULTS default timeouts}.
      *
      * @throws StoreException when the database cannot be reached or migrated
      */
     public static JdbcStore open(String jdbcUrl, Optional<String> user, Optional<String> password, int poolSize) {
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(jdbcUrl);
-        user.ifPresent(config::setUsername);
-        password.ifPresent(config::setPassword);
-        config.setMaximumPoolSize(poolSize);
-        // Connections open as load needs them, not all at start-up.
-        config.setMinimumIdle(1);
-        config.setPoolName("aigw-store");
-        if (jdbcUrl.startsWith("jdbc:sqlite:")) {
-            createParentFolder(jdbcUrl);
-            // WAL lets key lookups read while the usage writer writes; busy_timeout waits out the writer.
-            config.addDataSourceProperty("journal_mode", "WAL");
-            config.addDataSourceProperty("busy_timeout", "5000");
-            // With WAL, NORMAL syncs at checkpoints rather than at every commit: a power cut may lose
-            // the last usage batch, a crashed process loses nothing.
-            config.addDataSourceProperty("synchronous", "NORMAL");
-        }
-        HikariDataSource dataSource;
-        try {
-            dataSource = new HikariDataSource(config);
-        } catch (RuntimeException e) {
-            throw new StoreException("Cannot open the database " + redact(jdbcUrl) + " (gateway.database.url): "
-                    + rootMessage(e), e);
-        }
+        return open(jdbcUrl, user, password, poolSize, StoreTimeouts.DEFAULTS);
+    }
+
+    /**
+     * Opens the database at {@code jdbcUrl} and applies the migrations it lacks.
+     *
+     * @throws StoreException when the database cannot be reached or migrated
+     */
+    public static JdbcStore open(String jdbcUrl, Optional<String> user, Optional<String> password, int poolSize,
+                                 StoreTimeouts timeouts) {
+        HikariDataSource dataSource = StorePool.open(jdbcUrl, user, password, poolSize, timeouts.timeout());
         try {
             SchemaMigrations.bringUpToDate(dataSource, SchemaMigrations.ALL);
         } catch (RuntimeException e) {
             dataSource.close();
-            throw new StoreException("Cannot bring the schema of " + redact(jdbcUrl) + " up to date: "
-                    + rootMessage(e), e);
+            throw new StoreException("Cannot bring the schema of " + StorePool.redact(jdbcUrl) + " up to date: "
+                    + StorePool.rootMessage(e), e);
         }
-        return new JdbcStore(dataSource);
+        boolean sqlite = StorePool.isSqlite(jdbcUrl);
+        return new JdbcStore(dataSource, new HealthMonitor(timeouts.checkInterval(),
+                new DatabaseProbe(dataSource, sqlite, timeouts.timeout()), DatabaseFaults.of(sqlite)));
     }
 
-    /**
-     * Opens the store the settings name: {@code gateway.database.url} (env {@code GATEWAY_DATABASE_URL}),
-     * by default an SQLite file {@code data/gateway.db} under the gateway's home folder.
-     */
-    public static JdbcStore open(Settings settings) {
-        String home = System.getProperty("gateway.home", ".");
-        String url = settings.get("gateway.database.url", "jdbc:sqlite:" + Path.of(home, "data", "gateway.db"));
-        return open(url, settings.get("gateway.database.user"), settings.get("gateway.database.password"),
-                settings.getInt("gateway.database.pool-size", 8));
+    /** Opens the store that {@code gateway.database.*} names. */
+    public static JdbcStore open(DatabaseConfig database) {
+        return open(database.url(), database.user(), database.password().map(Secret::value), database.poolSize(),
+                new StoreTimeouts(database.timeout(), database.checkInterval()));
     }
 
     @Override
@@ -134,6 +118,7 @@ public final class JdbcStore implements GatewayStore {
 
     @Override
     public void recordUsage(List<UsageRecord> records) {
+        health.admit("record usage");
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO usage_records (recorded_at, key_id,"
@@ -166,12 +151,19 @@ public final class JdbcStore implements GatewayStore {
                 }
                 connection.commit();
             } catch (SQLException e) {
-                connection.rollback();
+                // SQLite has rolled back already after an I/O error; its "no transaction is active"
+                // must not hide why the batch failed.
+                try {
+                    connection.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
                 throw e;
             }
         } catch (SQLException e) {
-            throw new StoreException("Cannot record usage: " + e.getMessage(), e);
+            throw health.failed("record usage", e, true);
         }
+        health.succeeded(true);
     }
 
     @Override
@@ -200,39 +192,46 @@ public final class JdbcStore implements GatewayStore {
     }
 
     @Override
-    public void ping() {
-        query("reach the database", "SELECT 1", statement -> { }, rows -> rows.getInt(1));
+    public StoreHealth health() {
+        return health.health();
     }
 
     @Override
     public void close() {
+        health.close();
         dataSource.close();
     }
 
     private int update(String what, String sql, Binder binder) {
+        health.admit(what);
+        int changed;
         try (Connection connection = dataSource.getConnection();
              PreparedStatement statement = connection.prepareStatement(sql)) {
             binder.bind(statement);
-            return statement.executeUpdate();
+            changed = statement.executeUpdate();
         } catch (SQLException e) {
-            throw new StoreException("Cannot " + what + ": " + e.getMessage(), e);
+            throw health.failed(what, e, true);
         }
+        health.succeeded(true);
+        return changed;
     }
 
     private <T> List<T> query(String what, String sql, Binder binder, RowMapper<T> mapper) {
+        health.admit(what);
+        List<T> result = new ArrayList<>();
         try (Connection connection = dataSource.getConnection();
              PreparedStatement statement = connection.prepareStatement(sql)) {
             binder.bind(statement);
             try (ResultSet rows = statement.executeQuery()) {
-                List<T> result = new ArrayList<>();
                 while (rows.next()) {
                     result.add(mapper.map(rows));
                 }
-                return result;
             }
         } catch (SQLException e) {
-            throw new StoreException("Cannot " + what + ": " + e.getMessage(), e);
+            throw health.failed(what, e, false);
         }
+        health.succeeded(false);
+        return result;
     }
 
     private static StoredKey key(ResultSet rows) throws SQLException {
@@ -258,33 +257,6 @@ public final class JdbcStore implements GatewayStore {
         byte[] bytes = new byte[count];
         RANDOM.nextBytes(bytes);
         return bytes;
-    }
-
-    private static void createParentFolder(String jdbcUrl) {
-        String file = jdbcUrl.substring("jdbc:sqlite:".length()).split("\\?", 2)[0];
-        if (file.isEmpty() || file.startsWith(":memory:") || file.startsWith("file:")) {
-            return;
-        }
-        Path parent = Path.of(file).toAbsolutePath().getParent();
-        try {
-            Files.createDirectories(parent);
-        } catch (java.io.IOException e) {
-            throw new StoreException("Cannot create the folder " + parent + " for the database: " + e.getMessage(), e);
-        }
-    }
-
-    /** A JDBC URL may carry a password; error messages show it without the query part. */
-    private static String redact(String jdbcUrl) {
-        int query = jdbcUrl.indexOf('?');
-        return query < 0 ? jdbcUrl : jdbcUrl.substring(0, query) + "?...";
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     @FunctionalInterface

@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.config.UpstreamTimeouts;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

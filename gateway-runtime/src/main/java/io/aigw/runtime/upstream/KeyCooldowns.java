@@ -8,11 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Remembers which providers' keys an upstream recently rejected (401/403), so that
  * {@code gateway/auto} skips them for a cool-down instead of failing on them for every request.
  */
-public final class KeyCooldowns {
+final class KeyCooldowns {
     private final long cooldownNanos;
     private final Map<String, Long> rejectedUntil = new ConcurrentHashMap<>();
 
-    public KeyCooldowns(Duration cooldown) {
+    KeyCooldowns(Duration cooldown) {
         this.cooldownNanos = cooldown.toNanos();
     }
 

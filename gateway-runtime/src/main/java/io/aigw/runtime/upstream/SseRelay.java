@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -18,22 +19,22 @@ import java.util.Arrays;
  * Copies a server-sent event stream from the upstream to the caller, flushing after each complete
  * event, so the caller sees every event as soon as the upstream sends it and never half of one.
  * The bytes are passed through untouched: comments, {@code data: [DONE]}, line endings and all.
+ * {@link EventStreamRelay} starts the caller's answer and ends it when either side stops.
  */
 final class SseRelay {
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
     /** Past this much without an event boundary the bytes go out anyway: no stream is held back. */
     private static final int MAX_PENDING = 64 * 1024;
-
-    private final InputStream upstream;
-    private final OutputStream caller;
-    private final boolean hideUsageChunk;
     /**
      * Small to start with: a provider's event is a few hundred bytes, and thousands of streams may be
      * open at once. Both grow (pending) or loop (reads) for larger events.
      */
     private static final int START_SIZE = 2048;
 
+    private final InputStream upstream;
+    private final OutputStream caller;
+    private final boolean hideUsageChunk;
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
@@ -122,7 +123,7 @@ final class SseRelay {
             lineEnd++;
         }
         JsonValue chunk = parse(json, lineEnd);
-        TokenUsage.from(chunk).ifPresent(reported -> usage = reported);
+        ReportedUsage.inChunk(chunk).ifPresent(reported -> usage = reported);
         return !(hideUsageChunk && chunk instanceof JsonObject object
                 && object.get("choices") instanceof JsonArray choices && choices.isEmpty());
     }

@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.observe.TokenUsage;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -187,7 +188,7 @@ final class UsageObjectReader {
     }
 
     private void skipBlanks() {
-        at = TokenUsage.skipBlanks(json, at, end);
+        at = ReportedUsage.skipBlanks(json, at, end);
     }
 
     private static boolean isDigit(byte b) {

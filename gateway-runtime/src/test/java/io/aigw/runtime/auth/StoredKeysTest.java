@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.StoreHealth;
 import io.aigw.runtime.store.StoredKey;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.store.UsageTotals;
@@ -26,7 +27,7 @@ public final class StoredKeysTest {
     @Test
     void aLookupThatRacesARevocationDoesNotKeepTheKeyValidInTheCache() throws Exception {
         OneKeyStore store = new OneKeyStore();
-        StoredKeys keys = new StoredKeys(Optional.empty(), store, Duration.ofHours(1));
+        StoredKeys keys = new StoredKeys(Optional.empty(), store, Duration.ofHours(1), Duration.ofHours(1));
 
         // A request starts looking the key up and reads "valid" just before the revocation ...
         CompletableFuture<Optional<Caller>> inFlight = CompletableFuture.supplyAsync(() -> keys.authenticate(KEY));
@@ -46,7 +47,7 @@ public final class StoredKeysTest {
     void anAnswerIsReusedWithinTheCacheTime() {
         OneKeyStore store = new OneKeyStore();
         store.finishLookup.countDown();
-        StoredKeys keys = new StoredKeys(Optional.empty(), store, Duration.ofHours(1));
+        StoredKeys keys = new StoredKeys(Optional.empty(), store, Duration.ofHours(1), Duration.ofHours(1));
 
         assertEquals(Optional.of(new Caller(OneKeyStore.ID, false)), keys.authenticate(KEY));
         store.revokeKey(OneKeyStore.ID);  // elsewhere: this gateway is not told
@@ -112,7 +113,8 @@ public final class StoredKeysTest {
         }
 
         @Override
-        public void ping() {
+        public StoreHealth health() {
+            return new StoreHealth.Up();
         }
 
         @Override

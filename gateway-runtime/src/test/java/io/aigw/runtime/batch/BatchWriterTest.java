@@ -2,6 +2,7 @@ package io.aigw.runtime.batch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +10,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -28,14 +31,15 @@ public final class BatchWriterTest {
         writer.offer(0);
         sinkEntered.await(5, TimeUnit.SECONDS);
 
-        // The sink is stuck: ten items fit in the queue, the other 990 are dropped, and none waits.
+        // The sink is stuck with one item: nine more fit in the bound of ten, the other 990 are
+        // dropped, and none waits.
         assertTimeoutPreemptively(Duration.ofSeconds(2),
                 () -> IntStream.range(1, 1000).forEach(writer::offer));
-        assertEquals(989, writer.dropped());
+        assertEquals(990, writer.dropped());
 
         sinkMayFinish.countDown();
         writer.close();
-        assertEquals(11, written.size());
+        assertEquals(10, written.size());
     }
 
     @Test
@@ -81,6 +85,69 @@ public final class BatchWriterTest {
 
         assertEquals(0, writer.dropped());
         assertEquals(IntStream.range(0, 50_000).boxed().toList(), written.stream().sorted().toList());
+    }
+
+    @Test
+    void aBatchTheSinkCannotTakeNowWaitsAndIsWrittenOnceWhenItCan() throws InterruptedException {
+        AtomicBoolean down = new AtomicBoolean(true);
+        CountDownLatch triedTwice = new CountDownLatch(2);
+        List<Integer> written = new CopyOnWriteArrayList<>();
+        AtomicLong reportedDrops = new AtomicLong();
+        BatchWriter<Integer> writer = new BatchWriter<>("numbers", 5, Duration.ZERO, batch -> {
+            triedTwice.countDown();
+            if (down.get()) {
+                throw new IllegalStateException("the database is down");
+            }
+            written.addAll(batch);
+        }, new BatchWriter.Retry(Duration.ofMillis(1), IllegalStateException.class::isInstance),
+                reportedDrops::addAndGet);
+
+        writer.offer(0);
+        assertTrue(triedTwice.await(10, TimeUnit.SECONDS), "the failed batch is tried again");
+        // The batch kept counts in the bound of five: four more wait, the other three are dropped.
+        IntStream.range(1, 8).forEach(writer::offer);
+        down.set(false);
+        writer.close();
+
+        assertEquals(List.of(0, 1, 2, 3, 4), written.stream().sorted().toList());
+        assertEquals(3, writer.dropped());
+        assertEquals(3, reportedDrops.get());
+    }
+
+    @Test
+    void aBatchFailingOtherwiseThanTheRetryNamesIsDroppedAndCounted() {
+        AtomicLong reportedDrops = new AtomicLong();
+        BatchWriter<Integer> writer = new BatchWriter<>("numbers", 100, Duration.ofSeconds(10), batch -> {
+            throw new IllegalArgumentException("a value the database refuses");
+        }, new BatchWriter.Retry(Duration.ofMillis(1), IllegalStateException.class::isInstance),
+                reportedDrops::addAndGet);
+        IntStream.range(0, 7).forEach(writer::offer);
+
+        writer.close();
+
+        assertEquals(7, writer.dropped());
+        assertEquals(7, reportedDrops.get());
+    }
+
+    @Test
+    void anErrorFromTheSinkDropsItsBatchAndTheWriterGoesOn() throws InterruptedException {
+        List<Integer> written = new CopyOnWriteArrayList<>();
+        CountDownLatch failed = new CountDownLatch(1);
+        BatchWriter<Integer> writer = new BatchWriter<>("numbers", 100, Duration.ZERO, batch -> {
+            if (batch.contains(0)) {
+                failed.countDown();
+                throw new AssertionError("a driver's assertion");
+            }
+            written.addAll(batch);
+        });
+        writer.offer(0);
+        assertTrue(failed.await(10, TimeUnit.SECONDS));
+
+        writer.offer(1);
+        writer.close();
+
+        assertEquals(List.of(1), written);
+        assertEquals(1, writer.dropped());
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

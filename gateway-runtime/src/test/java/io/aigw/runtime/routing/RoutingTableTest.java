@@ -1,6 +1,7 @@
 package io.aigw.runtime.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
@@ -55,6 +56,28 @@ public final class RoutingTableTest {
         assertEquals(List.of("openai", "gemini", "anthropic", "xai", "openrouter", "acme"), order(table(Map.of())));
         assertEquals(List.of("acme", "openai", "gemini", "anthropic", "openrouter"),
                 order(table(Map.of("providers.acme.priority", "0", "providers.xai.enabled", "false"))));
+    }
+
+    @Test
+    void gatewayAutoGoesAlongTheChainOfUsableProvidersByPriorityEachAskedForItsDefaultModel() {
+        RoutingTable table = table(Map.of("providers.gemini.default-model", "gemini-2.5-pro"));
+
+        AutoChain chain = assertInstanceOf(AutoChain.class, table.destination(RoutingTable.AUTO_MODEL));
+        List<String> routes = chain.routes(provider -> !provider.name().equals("openai")).stream()
+                .map(route -> route.provider().name() + " " + route.upstreamModel())
+                .toList();
+
+        assertEquals(List.of("gemini gemini-2.5-pro", "anthropic claude-haiku-4-5", "xai grok-4",
+                "openrouter openrouter/auto", "acme big-model"), routes);
+        assertEquals(List.of(), chain.routes(provider -> false));
+    }
+
+    @Test
+    void anyOtherModelGoesAlongItsOneRoute() {
+        Route route = assertInstanceOf(Route.class, table(Map.of()).destination("openai/gpt-5"));
+
+        assertEquals("openai", route.provider().name());
+        assertEquals("gpt-5", route.upstreamModel());
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.Gateway;
 import io.aigw.runtime.cli.KeysCommand;
+import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.testing.KeyRows;
@@ -48,7 +49,7 @@ public final class NoPlaintextKeyTest {
             keys.add(new KeysApi(firstStart.port(), admin).createKey("made-with-the-first-admin-key").getString("key"));
             assertNoKeyIn(databaseFiles(), keys);  // while the gateway runs, its writes may sit in the WAL
         }
-        try (JdbcStore store = JdbcStore.open(settings(Map.of()))) {
+        try (JdbcStore store = JdbcStore.open(DatabaseConfig.read(settings(Map.of())))) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int code = new KeysCommand(store, new PrintStream(out, true, StandardCharsets.UTF_8),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))

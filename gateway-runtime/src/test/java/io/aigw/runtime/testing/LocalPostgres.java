@@ -47,11 +47,7 @@ public final class LocalPostgres implements AutoCloseable {
         try {
             connection = connect(server);
         } catch (SQLException e) {
-            String reason = "PostgreSQL is not reachable at " + hostAndPort + ": " + e.getMessage();
-            if ("true".equalsIgnoreCase(environment.get("CI"))) {
-                Assertions.fail(reason + " (CI=true, where PostgreSQL must run: see .ci/run)", e);
-            }
-            Assumptions.abort(reason);
+            skipOrFail("PostgreSQL is not reachable at " + hostAndPort + ": " + e.getMessage(), environment, e);
             throw new AssertionError("unreachable");
         }
         // Reached but unable to create a database is a real failure, never a skip.
@@ -62,6 +58,17 @@ public final class LocalPostgres implements AutoCloseable {
                     + e.getMessage(), e);
         }
         return new LocalPostgres(server, name);
+    }
+
+    /**
+     * Skips the test with {@code reason}, or fails it in CI ({@code CI=true}), where PostgreSQL is
+     * installed and started (see {@code .ci/run}) and a PostgreSQL test must never be skipped silently.
+     */
+    static void skipOrFail(String reason, Map<String, String> environment, Throwable cause) {
+        if ("true".equalsIgnoreCase(environment.get("CI"))) {
+            Assertions.fail(reason + " (CI=true, where PostgreSQL must run: see .ci/run)", cause);
+        }
+        Assumptions.abort(reason);
     }
 
     /** The JDBC URL of this database, for {@code gateway.database.url}. */

@@ -22,17 +22,24 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.SocketEffect;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Keep-alive to upstreams: which connection each request reaches, as the upstream sees it. */
+/**
+ * Keep-alive to upstreams: which connection each request reaches, as the upstream sees it. What
+ * holds for either pool ({@code gateway.transport.upstream-pool}) is tested with both.
+ */
 public final class ConnectionReuseTest {
+    private static final String POOL = "gateway.transport.upstream-pool";
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String ANSWER = "{\"object\":\"chat.completion\",\"model\":\"gpt-5\"}";
     private static final String EVENT = "data: {\"object\":\"chat.completion.chunk\"}\n\n";
 
-    @Test
-    void sequentialRequestsShareOneUpstreamConnection() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "helidon"})
+    void sequentialRequestsShareOneUpstreamConnection(String pool) throws Exception {
         try (MockWebServer upstream = startMockUpstream(); TestGateway gateway = startGateway(upstream.url("/v1")
-                .toString(), Map.of())) {
+                .toString(), Map.of(POOL, pool))) {
             for (int i = 0; i < 3; i++) {
                 upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
                 assertEquals(200, gateway.chat(chat("request " + i, false)).statusCode());
@@ -69,10 +76,11 @@ public final class ConnectionReuseTest {
         }
     }
 
-    @Test
-    void aTimeoutOnAReusedConnectionIsNotRetried() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "helidon"})
+    void aTimeoutOnAReusedConnectionIsNotRetried(String pool) throws Exception {
         try (MockWebServer upstream = startMockUpstream(); TestGateway gateway = startGateway(upstream.url("/v1")
-                .toString(), Map.of("gateway.timeouts.first-byte", "300ms"))) {
+                .toString(), Map.of("gateway.timeouts.first-byte", "300ms", POOL, pool))) {
             upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
             upstream.enqueue(new MockResponse.Builder().body(ANSWER).headersDelay(3, TimeUnit.SECONDS).build());
             upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
@@ -92,10 +100,11 @@ public final class ConnectionReuseTest {
         }
     }
 
-    @Test
-    void aConnectionWhoseCallerLeftMidStreamIsClosedAndNotReused() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "helidon"})
+    void aConnectionWhoseCallerLeftMidStreamIsClosedAndNotReused(String pool) throws Exception {
         try (ScriptedUpstream upstream = new ScriptedUpstream();
-             TestGateway gateway = startGateway(upstream.baseUrl(), Map.of())) {
+             TestGateway gateway = startGateway(upstream.baseUrl(), Map.of(POOL, pool))) {
             try (Socket caller = new Socket("127.0.0.1", gateway.gateway().port())) {
                 RawCaller.sendChat(caller, chat("Hi", true));
                 Exchange left = upstream.take(WAIT);
@@ -118,11 +127,12 @@ public final class ConnectionReuseTest {
         }
     }
 
-    @Test
-    void shutdownClosesTheIdleUpstreamConnections() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "helidon"})
+    void shutdownClosesTheIdleUpstreamConnections(String pool) throws Exception {
         try (ScriptedUpstream upstream = new ScriptedUpstream()) {
             Exchange exchange;
-            try (TestGateway gateway = startGateway(upstream.baseUrl(), Map.of())) {
+            try (TestGateway gateway = startGateway(upstream.baseUrl(), Map.of(POOL, pool))) {
                 CompletableFuture<HttpResponse<String>> response = streamAsync(gateway, "Hi");
                 exchange = upstream.take(WAIT);
                 exchange.startStream(200, "text/event-stream");

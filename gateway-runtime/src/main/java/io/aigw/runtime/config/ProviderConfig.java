@@ -1,0 +1,99 @@
+package io.aigw.runtime.config;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigException;
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What configuration says of one provider, {@code providers.<name>.*}, where {@code <name>} is the
+ * prefix its plugin declared. Each part is empty where configuration is silent and the plugin's own
+ * declaration applies. The vendor's variables ({@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL}) win
+ * over the keys.
+ *
+ * @param headers sent upstream on every request, after the plugin's own
+ * @param models  catalogue entries added to the plugin's, or replacing one of the same id
+ */
+public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, Optional<URI> baseUrl,
+                             Optional<String> defaultModel, OptionalInt priority, Map<String, String> headers,
+                             List<Model> models) {
+
+    /** Whether {@code providers.<name>.enabled} leaves the provider on (the default). */
+    public static boolean enabled(Settings settings, String name) {
+        return settings.getBoolean(key(name, "enabled"), true);
+    }
+
+    /**
+     * Reads an enabled provider's settings.
+     *
+     * @param apiKeyVariable  the vendor's variable for the key, which wins over {@code api-key}
+     * @param baseUrlVariable the vendor's variable for the base URL, which wins over {@code base-url}
+     * @throws ConfigurationException naming the key whose value cannot be used
+     */
+    public static ProviderConfig read(Settings settings, String name, String apiKeyVariable,
+                                      String baseUrlVariable) {
+        Optional<String> prefix = settings.get(key(name, "prefix"));
+        if (prefix.isPresent() && prefix.get().contains("/")) {
+            throw new ConfigurationException(key(name, "prefix") + " must not contain '/': " + prefix.get());
+        }
+        Optional<Secret> apiKey = settings.environment(apiKeyVariable)
+                .or(() -> settings.get(key(name, "api-key")))
+                .map(Secret::new);
+        Optional<URI> baseUrl = settings.environment(baseUrlVariable)
+                .or(() -> settings.get(key(name, "base-url")))
+                .map(url -> parseUrl(key(name, "base-url"), url));
+        Map<String, String> headers = settings.getMap(key(name, "headers"));
+        Optional<String> defaultModel = settings.get(key(name, "default-model"));
+        OptionalInt priority = settings.getInt(key(name, "priority"));
+        List<Model> models = settings.node(key(name, "models")).asNodeList().orElse(List.of()).stream()
+                .map(node -> Model.read(node, name))
+                .toList();
+        return new ProviderConfig(prefix, apiKey, baseUrl, defaultModel, priority, Map.copyOf(headers), models);
+    }
+
+    private static String key(String name, String setting) {
+        return "providers." + name + "." + setting;
+    }
+
+    private static URI parseUrl(String key, String value) {
+        try {
+            URI uri = URI.create(value.strip());
+            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+                throw new IllegalArgumentException();
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(key + " must be an http(s) URL, not '" + value + "'");
+        }
+    }
+
+    /**
+     * One entry of {@code providers.<name>.models}.
+     *
+     * @param id            the id the upstream knows
+     * @param contextLength the context window in tokens
+     * @param ownedBy       the provider's name unless the entry says otherwise
+     */
+    public record Model(String id, String name, long contextLength, String ownedBy) {
+
+        static Model read(Config node, String provider) {
+            String key = ProviderConfig.key(provider, "models");
+            String id = node.get("id").asString().orElseThrow(
+                    () -> new ConfigurationException("Every entry of " + key + " needs an 'id'."));
+            long contextLength;
+            try {
+                contextLength = node.get("context-length").asLong().orElseThrow(() -> new ConfigurationException(
+                        "The entry '" + id + "' of " + key + " needs a 'context-length'."));
+            } catch (ConfigException e) {
+                // Helidon's own message names neither the provider nor the model.
+                throw new ConfigurationException("The 'context-length' of the entry '" + id + "' of " + key
+                        + " must be a whole number of tokens.");
+            }
+            return new Model(id, node.get("name").asString().orElse(id), contextLength,
+                    node.get("owned-by").asString().orElse(provider));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.aigw.runtime.observe;
+
+/**
+ * What happened to one chat completion on its way upstream: filled in by the upstream layer, read
+ * for the usage record, the metrics and the access log line. Written and read by the request's own
+ * thread only, so it needs no synchronisation.
+ */
+public final class CallReport {
+    private final String requestId;
+    private final String requestedModel;
+    private final long startedNanos;
+    private String provider;
+    private String upstreamModel;
+    private int status;
+    private long firstByteNanos = -1;
+    private int fallbacks;
+    private TokenUsage usage = TokenUsage.NONE;
+    private long upstreamNanos;
+    private boolean streamed;
+
+    /**
+     * @param requestId    sent upstream as {@code X-Request-Id}
+     * @param startedNanos {@link System#nanoTime()} when the request arrived
+     */
+    public CallReport(String requestId, String requestedModel, long startedNanos) {
+        this.requestId = requestId;
+        this.requestedModel = requestedModel;
+        this.startedNanos = startedNanos;
+    }
+
+    public long startedNanos() {
+        return startedNanos;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    /** The model the caller asked for. */
+    public String requestedModel() {
+        return requestedModel;
+    }
+
+    /** Adds time spent waiting on an upstream. */
+    public void waitedOnUpstream(long nanos) {
+        upstreamNanos += nanos;
+    }
+
+    /** Marks the answer as relayed as a stream. */
+    public void streamed() {
+        streamed = true;
+    }
+
+    /** Time spent waiting on upstreams: whole answers, or a stream's headers; failed attempts included. */
+    public long upstreamNanos() {
+        return upstreamNanos;
+    }
+
+    /** Whether the answer was relayed as a stream. */
+    public boolean isStream() {
+        return streamed;
+    }
+
+    /** Records that a provider is tried; every one after the first counts as a fallback. */
+    public void attempt(String provider, String upstreamModel) {
+        if (this.provider != null) {
+            fallbacks++;
+        }
+        this.provider = provider;
+        this.upstreamModel = upstreamModel;
+    }
+
+    /** Records the status the caller got and when its first byte left. */
+    public void answered(int status, long firstByteNanos) {
+        this.status = status;
+        this.firstByteNanos = firstByteNanos;
+    }
+
+    public void usage(TokenUsage usage) {
+        this.usage = usage;
+    }
+
+    /** The provider tried last, or null when none was. */
+    public String provider() {
+        return provider;
+    }
+
+    public String upstreamModel() {
+        return upstreamModel;
+    }
+
+    /** The status the caller got from the upstream layer, or 0 when the gateway answered itself. */
+    public int status() {
+        return status;
+    }
+
+    /** {@link System#nanoTime()} when the first byte went to the caller, or -1. */
+    public long firstByteNanos() {
+        return firstByteNanos;
+    }
+
+    /** How many providers failed before the last one tried. */
+    public int fallbacks() {
+        return fallbacks;
+    }
+
+    public TokenUsage usage() {
+        return usage;
+    }
+}

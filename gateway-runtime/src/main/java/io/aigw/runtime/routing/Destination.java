@@ -1,0 +1,8 @@
+package io.aigw.runtime.routing;
+
+/**
+ * Where a chat request goes: along one {@link Route}, or along {@code gateway/auto}'s
+ * {@link AutoChain}, each route tried until one answers.
+ */
+public sealed interface Destination permits Route, AutoChain {
+}

@@ -1,0 +1,59 @@
+/**
+ * The gateway's transport: which protocols callers speak and how their connections are read
+ * ({@link io.aigw.runtime.transport.CallerProtocols}), and where upstream connections come from
+ * ({@link io.aigw.runtime.transport.UpstreamConnections}). Helidon does the HTTP; this package
+ * holds the gateway's workarounds of Helidon 4.5 behaviour and nothing else, each switchable back
+ * to Helidon's own path ({@link io.aigw.runtime.transport.TransportOptions}), and each guarded by a
+ * test that shows the behaviour on Helidon's path, so that it fails once Helidon no longer has it.
+ *
+ * <h2>1. A reader that starts afresh between requests ({@code gateway.transport.restarting-reader})</h2>
+ * Helidon's {@code DataReader} links each chunk it reads from a socket to the one before and drops
+ * a consumed chunk without unlinking it, and a caller's connection keeps one reader for its life.
+ * Once a chunk is in the old generation (a full collection moves the current one there), every
+ * chunk the connection reads after it stays reachable from that dead chunk until the next full
+ * collection: young collections copy and promote request bytes, the old generation fills, and full
+ * collections follow each other. {@link io.aigw.runtime.transport.RestartingDataReader} starts a
+ * new reader whenever all that was read is consumed, so a dead chain stops growing; the upstream
+ * side does the same per answer ({@link io.aigw.runtime.transport.PooledConnection}).
+ * Shown by {@code RestartingDataReaderTest} (weak references to the chunks, under the serial
+ * collector); measured by {@code benchmarks/load/reader-chain.sh}, run with
+ * {@code GATEWAY_TRANSPORT_RESTARTING_READER=false} for Helidon's path. Retired when Helidon's
+ * reader unlinks a chunk it has consumed (or starts a reader per request). Until then this is the
+ * workaround most exposed to Helidon: it extends {@code DataReader} through a constructor deprecated
+ * for removal, which is private on Helidon's main branch.
+ *
+ * <h2>2. Protocol selection that never leaves a caller unanswered ({@code gateway.transport.protocol-selection})</h2>
+ * With HTTP/2 on ({@code gateway.http2}), Helidon asks each protocol whether it recognises a
+ * connection's first bytes: HTTP/1.1 claims only a first line that ends in {@code HTTP/1.1}, HTTP/2
+ * only its preface, and a connection neither claims is closed without a word (a request line
+ * without a version, an HTTP/1.0 one). {@link io.aigw.runtime.transport.PrefaceSelector} claims every
+ * connection and gives HTTP/1.1 whatever is not HTTP/2's preface, so such a caller gets HTTP/1.1's
+ * 400 as it does with HTTP/1.1 alone (where Helidon asks no question). Shown by
+ * {@code CallerProtocolsTest}. Retired when Helidon hands a connection no protocol claims to
+ * HTTP/1.1 (or answers it 400) instead of closing it.
+ *
+ * <h2>3. The gateway's own upstream pool ({@code gateway.transport.upstream-pool})</h2>
+ * Helidon's client cache hands every connection it gets back to a new thread that reads the idle
+ * socket in rounds of 101 ms to notice a close, for as long as the socket's read timeout, and the
+ * connection's next read first waits for that thread to end: a thread started and joined for each
+ * reuse. With no read timeout, which is what the gateway's deadlines let it use, the watch gives up
+ * after one round and fails the connection: one idle longer is dropped unclosed and a new one
+ * opened, and a request sent on one whose answer takes longer than that round fails. Helidon's
+ * client also reads a connection with one {@code DataReader} for its life, so the chain of (1) grows
+ * on the upstream side. {@link io.aigw.runtime.transport.GatewayConnections} keeps idle connections
+ * in a lock-free deque with no thread, reads each answer with a new reader, finds a connection the
+ * upstream closed when it is next used, and then sends the request once more on a new one; on
+ * Helidon's path the gateway sets a read timeout beyond its deadlines
+ * ({@link io.aigw.runtime.transport.UpstreamConnections#socketReadTimeout}). Shown by
+ * {@code UpstreamPoolTest} (the watching thread) and {@code ConnectionReuseTest} (run on both
+ * paths); measured with {@code shared/bench/run.sh} or {@code benchmarks/load/*} run with
+ * {@code GATEWAY_TRANSPORT_UPSTREAM_POOL=helidon}, in CPU per request and full collections.
+ * Retired when Helidon's cache checks an idle connection when it is taken, not with a thread, and
+ * its client's reader unlinks what it has consumed.
+ *
+ * <p>Gone with Helidon 4.5.0: a global {@code MapperManager} set at start (Helidon 4.4.0's registry
+ * made a new manager for each header value converted; fixed upstream, and the request path no
+ * longer converts header values through it). Not here: how many carrier threads run the virtual
+ * threads, a JDK matter ({@code io.aigw.runtime.CarrierThreads}).
+ */
+package io.aigw.runtime.transport;

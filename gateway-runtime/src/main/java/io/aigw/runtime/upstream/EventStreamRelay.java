@@ -1,0 +1,104 @@
+package io.aigw.runtime.upstream;
+
+import io.aigw.runtime.config.UpstreamTimeouts;
+import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.observe.CallReport;
+import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.upstream.CallOutcome.Answered;
+import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
+import io.aigw.runtime.upstream.SseRelay.CallerGone;
+import io.aigw.runtime.upstream.SseRelay.UpstreamBroke;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.http.ServerResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Relays an upstream's event stream to the caller through an {@link SseRelay}: starts the caller's
+ * answer, and ends it when either side stops. A stream that breaks or goes silent ends with one
+ * error event, since its status has long been sent; a caller that leaves ends the upstream call.
+ */
+final class EventStreamRelay {
+    private static final System.Logger LOG = System.getLogger(EventStreamRelay.class.getName());
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+
+    private final UpstreamTimeouts timeouts;
+    private final GatewayMetrics metrics;
+
+    EventStreamRelay(UpstreamTimeouts timeouts, GatewayMetrics metrics) {
+        this.timeouts = timeouts;
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
+     *                       caller, and so is counted but not relayed
+     */
+    CallOutcome relay(HttpClientResponse upstream, InputStream in, Provider provider, ServerResponse response,
+                      Deadlines.Deadline deadline, boolean hideUsageChunk, CallReport report) {
+        response.status(Status.OK_200);
+        response.header(HeaderNames.CONTENT_TYPE, RelayedHeaders.contentType(upstream, "text/event-stream"));
+        response.header(HeaderValues.CACHE_NO_CACHE);
+        response.header(ChatForwarder.PROVIDER_HEADER, provider.prefix());
+        response.header(ServerTiming.HEADER, ServerTiming.value(report));
+        OutputStream out = response.outputStream();
+        report.answered(Status.OK_200.code(), System.nanoTime());
+        report.streamed();
+        metrics.streamStarted();
+        SseRelay relay = new SseRelay(in, out, hideUsageChunk);
+        try {
+            relay.run();
+            out.close();
+            return new Answered(Status.OK_200.code());
+        } catch (UpstreamBroke e) {
+            // Disarm first: a pending interrupt would otherwise close the caller's socket too.
+            deadline.close();
+            boolean silent = deadline.expired();
+            String message = silent
+                    ? "Upstream " + provider.prefix() + " sent nothing for " + Failure.seconds(timeouts.idle())
+                    + " (gateway.timeouts.idle); the stream was cut."
+                    : "The connection to upstream " + provider.prefix() + " broke mid-stream.";
+            endWithError(relay, out, errorEvent(message, silent ? "timeout" : null));
+            return new FailedAfterFirstByte(message);
+        } catch (CallerGone | UncheckedIOException e) {
+            // Leaving now closes the upstream response unread, which drops its connection: the
+            // upstream stops generating for a caller who is gone.
+            LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
+            return new Answered(Status.OK_200.code());
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
+            return new Answered(Status.OK_200.code());
+        } finally {
+            report.usage(relay.usage());
+            metrics.streamEnded();
+        }
+    }
+
+    private static void endWithError(SseRelay relay, OutputStream out, byte[] event) {
+        try {
+            relay.emit(event);
+            out.close();
+        } catch (CallerGone | UncheckedIOException | IOException e) {
+            LOG.log(Level.DEBUG, "Caller left before the error event of a broken stream");
+        }
+    }
+
+    /** One {@code data:} event holding an OpenAI-shaped error. */
+    private static byte[] errorEvent(String message, String code) {
+        byte[] json = ApiError.toJson(message, "upstream_error", null, code);
+        byte[] event = new byte[DATA.length + json.length + 2];
+        System.arraycopy(DATA, 0, event, 0, DATA.length);
+        System.arraycopy(json, 0, event, DATA.length, json.length);
+        event[event.length - 2] = '\n';
+        event[event.length - 1] = '\n';
+        return event;
+    }
+}

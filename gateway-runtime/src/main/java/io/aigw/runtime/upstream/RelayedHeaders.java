@@ -1,0 +1,61 @@
+package io.aigw.runtime.upstream;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.webclient.api.HttpClientResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which of an upstream's headers reach the caller: its {@code Content-Type}, and the
+ * {@code Retry-After} and {@code x-ratelimit-*} headers an SDK backs off by. Each is passed on only
+ * when well formed ({@link HeaderSyntax}), so that an upstream cannot break or split the caller's
+ * answer; the client itself leaves the headers it parses unchecked.
+ */
+final class RelayedHeaders {
+    private static final List<String> RETRY_PREFIXES = List.of("retry-after", "x-ratelimit-");
+
+    private RelayedHeaders() {
+    }
+
+    /** The upstream's headers that tell an SDK when to retry, those of them that are well formed. */
+    static List<Header> of(HttpClientResponse upstream) {
+        List<Header> relayed = new ArrayList<>();
+        for (Header header : upstream.headers()) {
+            // Every value: a header the upstream sent more than once holds them all.
+            if (isRetryHeader(header.name()) && HeaderSyntax.isName(header.name())
+                    && header.allValues().stream().allMatch(HeaderSyntax::isValue)) {
+                relayed.add(header);
+            }
+        }
+        return relayed;
+    }
+
+    private static boolean isRetryHeader(String name) {
+        for (String prefix : RETRY_PREFIXES) {
+            if (name.regionMatches(true, 0, prefix, 0, prefix.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The upstream's Content-Type as it was sent, when it is well formed: parsed into a media type
+     * it would only be written out again.
+     */
+    static String contentType(HttpClientResponse upstream, String otherwise) {
+        return upstream.headers().first(HeaderNames.CONTENT_TYPE).filter(HeaderSyntax::isValue).orElse(otherwise);
+    }
+
+    /**
+     * Whether the answer is an event stream, read from the header's text up to its parameters:
+     * parsing a media type costs a stream's time to first byte, on code that runs cold between a
+     * stream's events.
+     */
+    static boolean isEventStream(HttpClientResponse upstream) {
+        String type = contentType(upstream, "");
+        int parameters = type.indexOf(';');
+        return (parameters < 0 ? type : type.substring(0, parameters)).strip().equalsIgnoreCase("text/event-stream");
+    }
+}
