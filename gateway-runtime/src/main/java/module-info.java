@@ -16,6 +16,8 @@ module io.aigw.runtime {
     requires io.helidon.webserver.observe.metrics;
     requires jakarta.json;
     requires org.eclipse.parsson;
+    requires jakarta.json.bind;
+    requires org.eclipse.yasson;
     requires java.logging;
     requires java.sql;
     requires com.zaxxer.hikari;
@@ -24,4 +26,9 @@ module io.aigw.runtime {
     uses io.aigw.spi.ProviderPlugin;
 
     exports io.aigw.runtime;
+
+    // The records of the documents JSON-B reads and writes, for Yasson to reach by reflection.
+    opens io.aigw.runtime.admin to org.eclipse.yasson;
+    opens io.aigw.runtime.api to org.eclipse.yasson;
+    opens io.aigw.runtime.plugin to org.eclipse.yasson;
 }

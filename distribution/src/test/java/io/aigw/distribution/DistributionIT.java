@@ -168,6 +168,28 @@ public final class DistributionIT {
     }
 
     @Test
+    void theAdminApiReadsAndWritesItsJsonBodiesOnTheModulePath() throws Exception {
+        try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            HttpResponse<String> created = gateway.post("/admin/v1/keys", MASTER, "{\"name\":\"ops\",\"team\":[1]}");
+            assertEquals(201, created.statusCode(), created.body() + gateway.output());
+            assertTrue(created.body().matches("\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
+                    + "\"key\":\"sk-gw-[A-Za-z0-9_-]{43}\",\"created_at\":\\d+}"), created.body());
+
+            HttpResponse<String> listed = gateway.get("/admin/v1/keys", MASTER);
+            assertEquals(200, listed.statusCode(), listed.body());
+            assertTrue(listed.body().matches("\\{\"data\":\\[\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
+                    + "\"created_at\":\\d+,\"revoked_at\":null}]}"), listed.body());
+
+            HttpResponse<String> wrong = gateway.post("/admin/v1/keys", MASTER, "{\"name\":42}");
+            assertEquals(400, wrong.statusCode(), wrong.body());
+            assertTrue(wrong.body().contains("\"param\":\"name\""), wrong.body());
+
+            HttpResponse<String> usage = gateway.get("/admin/v1/usage?from=0&to=60", MASTER);
+            assertEquals("{\"from\":0,\"to\":60,\"by_key\":[],\"by_model\":[]}", usage.body());
+        }
+    }
+
+    @Test
     void onSigtermAStreamInFlightFinishesItsUsageIsStoredAndTheExitCodeIsZero() throws Exception {
         String upstreamKey = "sk-proj-Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8Nn7Mm6";
         try (FakeUpstream openai = new FakeUpstream();

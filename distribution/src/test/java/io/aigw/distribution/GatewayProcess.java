@@ -194,8 +194,12 @@ final class GatewayProcess implements AutoCloseable {
     }
 
     HttpResponse<String> chat(String key, String body) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/api/v1/chat/completions")).timeout(REQUEST_TIMEOUT).header("Authorization", "Bearer " + key)
+        return post("/api/v1/chat/completions", key, body);
+    }
+
+    HttpResponse<String> post(String path, String key, String body) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(REQUEST_TIMEOUT).header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
