@@ -22,6 +22,7 @@ public final class PriceJson {
     private static final List<String> RATES = List.of("input", "cached_input", "cache_write", "output", "reasoning");
     private static final String TIERS = "tiers";
     private static final String ABOVE = "above_prompt_tokens";
+    private static final BigDecimal LONGEST = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private PriceJson() {
     }
@@ -66,8 +67,10 @@ public final class PriceJson {
         if (above == null) {
             throw new IllegalArgumentException(where + "there is no '" + spelling.of(ABOVE) + "'");
         }
-        if (!(above instanceof JsonNumber tokens) || !tokens.isIntegral() || tokens.bigDecimalValue().signum() <= 0
-                || tokens.bigIntegerValue().bitLength() >= Long.SIZE) {
+        BigDecimal tokens = above instanceof JsonNumber count ? count.bigDecimalValue() : null;
+        // Compared, not converted: a threshold such as 1e999999999 must not build its digits.
+        if (tokens == null || tokens.signum() <= 0 || tokens.stripTrailingZeros().scale() > 0
+                || tokens.compareTo(LONGEST) > 0) {
             throw new IllegalArgumentException(where + "'" + spelling.of(ABOVE)
                     + "' must be a positive whole number of prompt tokens, not " + describe(above));
         }
