@@ -19,8 +19,7 @@ public final class ReportedUsageTest {
         String answer = "{\"id\":\"c1\",\"choices\":[{\"message\":{\"content\":\"hi\"}}],"
                 + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15}}";
 
-        assertEquals(new TokenUsage(12, 3, 15), readWithoutParser(answer));
-        assertFromBytes(answer, new TokenUsage(12, 3, 15));
+        assertReadByHand(answer, new TokenUsage(12, 3, 15));
     }
 
     @Test
@@ -30,9 +29,7 @@ public final class ReportedUsageTest {
                 + "  \"note\": \"a \\\"quoted\\\" } brace\", \"flag\": true, \"none\": null, \"ratio\": -1.5e3,\n"
                 + "  \"completion_tokens\": 0, \"off\": false, \"total_tokens\": 1200\n}}";
 
-        TokenUsage expected = new TokenUsage(1200, 0, 1200, 1024, -1, -1, Optional.empty());
-        assertEquals(expected, readWithoutParser(answer));
-        assertFromBytes(answer, expected);
+        assertReadByHand(answer, new TokenUsage(1200, 0, 1200, 1024, -1, -1, Optional.empty()));
     }
 
     @Test
@@ -43,23 +40,20 @@ public final class ReportedUsageTest {
                 + "\"completion_tokens_details\":{\"reasoning_tokens\":1024,\"audio_tokens\":0,"
                 + "\"accepted_prediction_tokens\":0,\"rejected_prediction_tokens\":0}}}";
 
-        TokenUsage expected = new TokenUsage(2006, 1300, 3306, 1920, -1, 1024, Optional.empty());
-        assertEquals(expected, readWithoutParser(answer));
-        assertFromBytes(answer, expected);
+        assertReadByHand(answer, new TokenUsage(2006, 1300, 3306, 1920, -1, 1024, Optional.empty()));
     }
 
     @Test
     void openRoutersCostIsReadExactlyFromItsTextBesideItsCacheWrites() {
         // As OpenRouter sends it (openrouter.ai/docs/use-cases/usage-accounting).
         String answer = "{\"usage\":{\"completion_tokens\":2,\"completion_tokens_details\":{\"reasoning_tokens\":0},"
-                + "\"cost\":0.000141750000000000001,\"cost_details\":{\"upstream_inference_cost\":19},"
+                + "\"cost\":0.0001417505,\"cost_details\":{\"upstream_inference_cost\":19},"
                 + "\"prompt_tokens\":194,\"prompt_tokens_details\":{\"cached_tokens\":0,\"cache_write_tokens\":100,"
                 + "\"audio_tokens\":0},\"total_tokens\":196}}";
 
-        // Read through a double, 0.000141750000000000001 would be 141750.00000000003 nano-dollars.
-        TokenUsage expected = new TokenUsage(194, 2, 196, 0, 100, 0, Optional.of(new Usd(141_750)));
-        assertEquals(expected, readWithoutParser(answer));
-        assertFromBytes(answer, expected);
+        // 141750.5 nano-dollars, half to even: 141750. Through a double, 0.0001417505 is
+        // 0.00014175050000000001..., which rounds to 141751.
+        assertReadByHand(answer, new TokenUsage(194, 2, 196, 0, 100, 0, Optional.of(new Usd(141_750))));
     }
 
     @Test
@@ -97,8 +91,7 @@ public final class ReportedUsageTest {
     void countThatIsNotANumberOrAbsentIsMinusOne() {
         String answer = "{\"usage\":{\"prompt_tokens\":null,\"completion_tokens\":\"7\"}}";
 
-        assertEquals(new TokenUsage(-1, -1, -1), readWithoutParser(answer));
-        assertFromBytes(answer, new TokenUsage(-1, -1, -1));
+        assertReadByHand(answer, new TokenUsage(-1, -1, -1));
         assertFromBytes("{\"usage\":{}}", new TokenUsage(-1, -1, -1));
     }
 
@@ -152,6 +145,12 @@ public final class ReportedUsageTest {
         for (String answer : new String[] {"{\"id\":\"c1\"}", "{\"usage\":null}", "{\"content\":\"\\\"usage\\\": {\"}"}) {
             assertEquals(Optional.empty(), ReportedUsage.inAnswer(bytes(answer), 0, bytes(answer).length), answer);
         }
+    }
+
+    /** Asserts that the usual shape is read without a parser, and read the same with one. */
+    private static void assertReadByHand(String answer, TokenUsage expected) {
+        assertEquals(expected, readWithoutParser(answer));
+        assertFromBytes(answer, expected);
     }
 
     /** Asserts the counts read from the bytes, and that a JSON parser reading the whole answer agrees. */
