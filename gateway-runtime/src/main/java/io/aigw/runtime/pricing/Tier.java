@@ -1,5 +1,7 @@
 package io.aigw.runtime.pricing;
 
+import java.util.Objects;
+
 /**
  * The rates a model charges instead of its usual ones for a request whose prompt is longer than a
  * threshold, as Gemini 2.5 Pro and Claude Sonnet 4 do above 200 000 prompt tokens: every token of
@@ -15,6 +17,6 @@ public record Tier(long abovePromptTokens, Rates rates) {
             throw new IllegalArgumentException("'above_prompt_tokens' must be a positive whole number of tokens, not "
                     + abovePromptTokens);
         }
-        java.util.Objects.requireNonNull(rates, "rates");
+        Objects.requireNonNull(rates, "rates");
     }
 }
