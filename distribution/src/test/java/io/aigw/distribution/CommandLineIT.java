@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** What a newcomer types first: bin/gateway --help, version, a mistake. */
+/** What a newcomer types first: bin/gateway --help, version, a mistake, a start on a port that is taken. */
 public final class CommandLineIT {
     @TempDir
     Path work;
@@ -67,5 +69,26 @@ public final class CommandLineIT {
             assertEquals("", mistake.standardOutput());
         }
         assertFalse(Files.exists(home.resolve("data")), "a mistaken command opened the database");
+    }
+
+    /**
+     * One line on stderr that names the port and its setting, exit 2, and nothing made on the way:
+     * the next start is still the first one, which makes the admin key and shows it.
+     */
+    @Test
+    void aPortInUseIsOneLineOnStderrAndExitCodeTwo() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress("0.0.0.0", 0));
+            int port = taken.getLocalPort();
+            try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_PORT", Integer.toString(port)))) {
+                assertEquals(2, gateway.awaitExit(), gateway.output());
+                assertEquals("The gateway cannot start: port " + port + " is in use (gateway.port / GATEWAY_PORT):"
+                        + " stop what listens there, or choose another port.", gateway.errors());
+                assertEquals("", gateway.standardOutput());
+            }
+        }
+        try (GatewayProcess gateway = GatewayProcess.start(home, env())) {
+            assertTrue(gateway.lineAfter("it is shown only now:").startsWith("sk-gw-"), gateway.output());
+        }
     }
 }
