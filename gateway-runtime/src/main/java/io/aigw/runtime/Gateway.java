@@ -170,7 +170,7 @@ public final class Gateway implements AutoCloseable {
                 .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport))
                 .host(listener.host())
                 .port(listener.port())
-                // Main's own hook stops the server, then writes what is queued: the order matters.
+                // GracefulStop stops the server, then the rest (Gateway.close): the order matters.
                 .shutdownHook(false)
                 .shutdownGracePeriod(config.gracePeriod())
                 .routing(httpRouting);

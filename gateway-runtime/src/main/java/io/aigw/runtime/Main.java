@@ -50,7 +50,7 @@ public final class Main {
     private static void serve(Settings settings) {
         try {
             Gateway gateway = Gateway.start(settings, PluginDiscovery.discover(), Optional.empty());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopGracefully(gateway), "aigw-shutdown"));
+            GracefulStop.install(gateway::close);
             gateway.generatedMasterKey().ifPresent(key -> System.out.println("No GATEWAY_MASTER_KEY is set and the"
                     + " key store was empty, so this first start made an admin key; it is shown only now:"
                     + System.lineSeparator() + "  " + key));
@@ -59,16 +59,6 @@ public final class Main {
             System.err.println("The gateway cannot start: " + e.getMessage());
             System.exit(2);
         }
-    }
-
-    /**
-     * On SIGTERM: stop taking requests, let those in flight finish, write what is queued, then exit
-     * 0, since this is a clean stop (the JVM would otherwise report 143, "killed by SIGTERM").
-     */
-    private static void stopGracefully(Gateway gateway) {
-        gateway.close();
-        System.out.flush();
-        Runtime.getRuntime().halt(0);
     }
 
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */
