@@ -91,4 +91,21 @@ public final class CommandLineIT {
             assertTrue(gateway.lineAfter("it is shown only now:").startsWith("sk-gw-"), gateway.output());
         }
     }
+
+    /**
+     * conf/gateway.yaml says what the code does: the admin key is made by the first start on an empty
+     * database, and a later start makes none.
+     */
+    @Test
+    void theAdminKeyIsMadeByTheFirstStartOnlyAsTheShippedSettingsSay() throws Exception {
+        String settings = Files.readString(home.resolve("conf/gateway.yaml"));
+        assertTrue(settings.contains("Unset: the first start on an empty database makes an admin key"), settings);
+        assertFalse(settings.contains("at each start"), settings);
+        try (GatewayProcess first = GatewayProcess.start(home, env())) {
+            assertTrue(first.lineAfter("it is shown only now:").startsWith("sk-gw-"), first.output());
+        }
+        try (GatewayProcess second = GatewayProcess.start(home, env())) {
+            assertFalse(second.output().contains("sk-gw-"), second.output());
+        }
+    }
 }
