@@ -20,6 +20,7 @@ module io.aigw.runtime {
     requires org.eclipse.yasson;
     requires java.logging;
     requires java.sql;
+    requires jdk.unsupported; // sun.misc.Signal: see GracefulStop
     requires com.zaxxer.hikari;
     requires flyway.core; // an automatic module named after its jar: flyway-core declares no name
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,8 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -400,20 +397,7 @@ public final class DistributionIT {
         }
     }
 
-    /** Jars one compiled test plugin package (classes, resources, service registration) into plugins/. */
     private void jarPlugin(String packagePath, String className, String jarName) throws Exception {
-        Path classes = Path.of(DistributionIT.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        try (OutputStream file = Files.newOutputStream(home.resolve("plugins").resolve(jarName));
-             JarOutputStream jar = new JarOutputStream(file);
-             Stream<Path> entries = Files.list(classes.resolve(packagePath))) {
-            for (Path entry : entries.toList()) {
-                jar.putNextEntry(new JarEntry(packagePath + "/" + entry.getFileName()));
-                jar.write(Files.readAllBytes(entry));
-                jar.closeEntry();
-            }
-            jar.putNextEntry(new JarEntry("META-INF/services/io.aigw.spi.ProviderPlugin"));
-            jar.write((className + "\n").getBytes());
-            jar.closeEntry();
-        }
+        PluginJars.install(home, packagePath, className, jarName);
     }
 }

@@ -100,6 +100,7 @@ public final class Gateway implements AutoCloseable {
      */
     public static Gateway start(Settings settings, List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
         GatewayConfig config = GatewayConfig.read(settings);
+        ListenerPorts.requireListenable(config.listener());
         TransportOptions transport = TransportOptions.from(settings);
         List<Provider> providers = new ProviderFactory(settings).create(plugins);
         RoutingTable routing = RoutingTable.of(providers);
@@ -172,7 +173,7 @@ public final class Gateway implements AutoCloseable {
                 .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport))
                 .host(listener.host())
                 .port(listener.port())
-                // Main's own hook stops the server, then writes what is queued: the order matters.
+                // GracefulStop stops the server, then the rest (Gateway.close): the order matters.
                 .shutdownHook(false)
                 .shutdownGracePeriod(config.gracePeriod())
                 .routing(httpRouting);
@@ -188,8 +189,13 @@ public final class Gateway implements AutoCloseable {
         });
         server.addFeature(observe.build());
         try {
-            return new Gateway(routing, store, usage, accessLog, forwarder, requests, config.gracePeriod(),
-                    server.build().start(), generatedKey);
+            WebServer started = server.build().start();
+            if (!started.isRunning()) {
+                // Helidon logged why; ListenerPorts catches the usual causes before they get here.
+                throw new ConfigurationException("the server could not open its ports (see the log above).");
+            }
+            return new Gateway(routing, store, usage, accessLog, forwarder, requests, config.gracePeriod(), started,
+                    generatedKey);
         } catch (RuntimeException e) {
             usage.close();
             accessLog.ifPresent(AccessLog::close);
