@@ -15,6 +15,7 @@ import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
@@ -104,6 +105,8 @@ public final class Gateway implements AutoCloseable {
         List<Provider> providers = new ProviderFactory(settings).create(plugins);
         RoutingTable routing = RoutingTable.of(providers);
         LOG.log(Level.INFO, ProviderTable.render(routing));
+        PriceBook prices = PriceBook.of(Provider.prices(providers));
+        LOG.log(Level.INFO, "Price table " + prices.version() + ": " + prices.size() + " models priced");
 
         Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
         GatewayStore store = JdbcStore.open(config.database());
