@@ -16,12 +16,20 @@ module io.aigw.runtime {
     requires io.helidon.webserver.observe.metrics;
     requires jakarta.json;
     requires org.eclipse.parsson;
+    requires jakarta.json.bind;
+    requires org.eclipse.yasson;
     requires java.logging;
     requires java.sql;
+    requires jdk.unsupported; // sun.misc.Signal: see GracefulStop
     requires com.zaxxer.hikari;
     requires flyway.core; // an automatic module named after its jar: flyway-core declares no name
 
     uses io.aigw.spi.ProviderPlugin;
 
     exports io.aigw.runtime;
+
+    // The records of the documents JSON-B reads and writes, for Yasson to reach by reflection.
+    opens io.aigw.runtime.admin to org.eclipse.yasson;
+    opens io.aigw.runtime.api to org.eclipse.yasson;
+    opens io.aigw.runtime.plugin to org.eclipse.yasson;
 }

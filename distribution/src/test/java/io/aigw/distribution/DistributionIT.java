@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,8 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -164,6 +161,28 @@ public final class DistributionIT {
             try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
                 assertEquals(200, gateway.get("/api/v1/models", key).statusCode());
             }
+        }
+    }
+
+    @Test
+    void theAdminApiReadsAndWritesItsJsonBodiesOnTheModulePath() throws Exception {
+        try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            HttpResponse<String> created = gateway.post("/admin/v1/keys", MASTER, "{\"name\":\"ops\",\"team\":[1]}");
+            assertEquals(201, created.statusCode(), created.body() + gateway.output());
+            assertTrue(created.body().matches("\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
+                    + "\"key\":\"sk-gw-[A-Za-z0-9_-]{43}\",\"created_at\":\\d+}"), created.body());
+
+            HttpResponse<String> listed = gateway.get("/admin/v1/keys", MASTER);
+            assertEquals(200, listed.statusCode(), listed.body());
+            assertTrue(listed.body().matches("\\{\"data\":\\[\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
+                    + "\"created_at\":\\d+,\"revoked_at\":null}]}"), listed.body());
+
+            HttpResponse<String> wrong = gateway.post("/admin/v1/keys", MASTER, "{\"name\":42}");
+            assertEquals(400, wrong.statusCode(), wrong.body());
+            assertTrue(wrong.body().contains("\"param\":\"name\""), wrong.body());
+
+            HttpResponse<String> usage = gateway.get("/admin/v1/usage?from=0&to=60", MASTER);
+            assertEquals("{\"from\":0,\"to\":60,\"by_key\":[],\"by_model\":[]}", usage.body());
         }
     }
 
@@ -378,20 +397,7 @@ public final class DistributionIT {
         }
     }
 
-    /** Jars one compiled test plugin package (classes, resources, service registration) into plugins/. */
     private void jarPlugin(String packagePath, String className, String jarName) throws Exception {
-        Path classes = Path.of(DistributionIT.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        try (OutputStream file = Files.newOutputStream(home.resolve("plugins").resolve(jarName));
-             JarOutputStream jar = new JarOutputStream(file);
-             Stream<Path> entries = Files.list(classes.resolve(packagePath))) {
-            for (Path entry : entries.toList()) {
-                jar.putNextEntry(new JarEntry(packagePath + "/" + entry.getFileName()));
-                jar.write(Files.readAllBytes(entry));
-                jar.closeEntry();
-            }
-            jar.putNextEntry(new JarEntry("META-INF/services/io.aigw.spi.ProviderPlugin"));
-            jar.write((className + "\n").getBytes());
-            jar.closeEntry();
-        }
+        PluginJars.install(home, packagePath, className, jarName);
     }
 }

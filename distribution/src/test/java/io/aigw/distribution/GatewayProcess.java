@@ -2,6 +2,7 @@ package io.aigw.distribution;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +25,7 @@ import java.util.stream.Stream;
 /**
  * The real {@code bin/gateway} of an unpacked distribution, run as a child process with an
  * environment scrubbed of upstream keys and JAVA_HOME, so that it finds its own JDK as a user's
- * shell would. Everything it prints is kept for assertions.
+ * shell would. Everything it prints is kept for assertions, and what it prints on stderr also apart.
  */
 final class GatewayProcess implements AutoCloseable {
     private static final Path DISTRIBUTION = Path.of(System.getProperty("distribution.dir", "target/gateway"));
@@ -34,12 +35,16 @@ final class GatewayProcess implements AutoCloseable {
 
     private final Process process;
     private final List<String> output = new ArrayList<>();
-    private final Thread reader;
+    private final List<String> standardOutput = new ArrayList<>();
+    private final List<String> errors = new ArrayList<>();
+    private final Thread outputReader;
+    private final Thread errorReader;
     private volatile int port = -1;
 
     private GatewayProcess(Process process) {
         this.process = process;
-        this.reader = Thread.ofPlatform().daemon().start(this::readOutput);
+        this.outputReader = Thread.ofPlatform().daemon().start(() -> read(process.getInputStream(), false));
+        this.errorReader = Thread.ofPlatform().daemon().start(() -> read(process.getErrorStream(), true));
     }
 
     /**
@@ -73,7 +78,7 @@ final class GatewayProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(wrapper);
         command.add(home.resolve("bin/gateway").toString());
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).directory(home.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command).directory(home.toFile());
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(name -> name.endsWith("_API_KEY") || name.endsWith("_BASE_URL")
                 || name.startsWith("GATEWAY_") || name.equals("JAVA_HOME"));
@@ -96,12 +101,12 @@ final class GatewayProcess implements AutoCloseable {
         return gateway;
     }
 
-    private void readOutput() {
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+    private void read(InputStream stream, boolean isErrors) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 synchronized (output) {
                     output.add(line);
+                    (isErrors ? errors : standardOutput).add(line);
                 }
                 Matcher listening = LISTENING.matcher(line);
                 if (listening.find()) {
@@ -128,7 +133,8 @@ final class GatewayProcess implements AutoCloseable {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             throw new AssertionError("bin/gateway did not exit:\n" + output());
         }
-        reader.join(5_000);
+        outputReader.join(5_000);
+        errorReader.join(5_000);
         return process.exitValue();
     }
 
@@ -144,7 +150,10 @@ final class GatewayProcess implements AutoCloseable {
         return port;
     }
 
-    /** The process id: the JVM's, since bin/gateway and the wrappers exec what they run. */
+    /**
+     * The process id: the JVM's, since bin/gateway and the wrappers exec what they run (except on
+     * the run that records an AOT cache, where bin/gateway stays to move the cache into place).
+     */
     long pid() {
         return process.pid();
     }
@@ -166,9 +175,24 @@ final class GatewayProcess implements AutoCloseable {
         return printed;
     }
 
+    /** Everything printed, stdout and stderr, each line as it came. */
     String output() {
         synchronized (output) {
             return String.join("\n", output);
+        }
+    }
+
+    /** What was printed on stderr. */
+    String errors() {
+        synchronized (output) {
+            return String.join("\n", errors);
+        }
+    }
+
+    /** What was printed on stdout. */
+    String standardOutput() {
+        synchronized (output) {
+            return String.join("\n", standardOutput);
         }
     }
 
@@ -194,8 +218,12 @@ final class GatewayProcess implements AutoCloseable {
     }
 
     HttpResponse<String> chat(String key, String body) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                        + "/api/v1/chat/completions")).timeout(REQUEST_TIMEOUT).header("Authorization", "Bearer " + key)
+        return post("/api/v1/chat/completions", key, body);
+    }
+
+    HttpResponse<String> post(String path, String key, String body) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(REQUEST_TIMEOUT).header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

@@ -15,6 +15,7 @@ import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
@@ -99,10 +100,13 @@ public final class Gateway implements AutoCloseable {
      */
     public static Gateway start(Settings settings, List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
         GatewayConfig config = GatewayConfig.read(settings);
+        ListenerPorts.requireListenable(config.listener());
         TransportOptions transport = TransportOptions.from(settings);
         List<Provider> providers = new ProviderFactory(settings).create(plugins);
         RoutingTable routing = RoutingTable.of(providers);
         LOG.log(Level.INFO, ProviderTable.render(routing));
+        PriceBook prices = PriceBook.of(Provider.prices(providers));
+        LOG.log(Level.INFO, "Price table " + prices.version() + ": " + prices.size() + " models priced");
 
         Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
         GatewayStore store = JdbcStore.open(config.database());
@@ -169,7 +173,7 @@ public final class Gateway implements AutoCloseable {
                 .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport))
                 .host(listener.host())
                 .port(listener.port())
-                // Main's own hook stops the server, then writes what is queued: the order matters.
+                // GracefulStop stops the server, then the rest (Gateway.close): the order matters.
                 .shutdownHook(false)
                 .shutdownGracePeriod(config.gracePeriod())
                 .routing(httpRouting);
@@ -185,8 +189,13 @@ public final class Gateway implements AutoCloseable {
         });
         server.addFeature(observe.build());
         try {
-            return new Gateway(routing, store, usage, accessLog, forwarder, requests, config.gracePeriod(),
-                    server.build().start(), generatedKey);
+            WebServer started = server.build().start();
+            if (!started.isRunning()) {
+                // Helidon logged why; ListenerPorts catches the usual causes before they get here.
+                throw new ConfigurationException("the server could not open its ports (see the log above).");
+            }
+            return new Gateway(routing, store, usage, accessLog, forwarder, requests, config.gracePeriod(), started,
+                    generatedKey);
         } catch (RuntimeException e) {
             usage.close();
             accessLog.ifPresent(AccessLog::close);

@@ -1,6 +1,8 @@
 package io.aigw.runtime;
 
+import io.aigw.runtime.cli.Command;
 import io.aigw.runtime.cli.KeysCommand;
+import io.aigw.runtime.cli.Usage;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Settings;
@@ -24,19 +26,31 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        switch (Command.of(args)) {
+            case Command.Help help -> Usage.print(System.out, PluginDiscovery.discover());
+            case Command.Version version -> Usage.printVersion(System.out);
+            case Command.Mistake mistake -> {
+                System.err.println("gateway: " + mistake.problem());
+                Usage.print(System.err, PluginDiscovery.discover());
+                System.exit(KeysCommand.USAGE);
+            }
+            case Command.Keys keys -> System.exit(manageKeys(runtimeSettings(), keys.args()));
+            case Command.Migrate migrate -> System.exit(migrate(runtimeSettings()));
+            case Command.Serve serve -> serve(runtimeSettings());
+        }
+    }
+
+    private static Settings runtimeSettings() {
         // First: the JDK reads it when the first virtual thread is made.
         CarrierThreads.configure();
         LogConfig.configureRuntime();
-        Settings settings = new Settings(loadConfig(), System.getenv());
-        if (args.length > 0 && args[0].equals("keys")) {
-            System.exit(manageKeys(settings, List.of(args).subList(1, args.length)));
-        }
-        if (args.length > 0 && args[0].equals("migrate")) {
-            System.exit(migrate(settings));
-        }
+        return new Settings(loadConfig(), System.getenv());
+    }
+
+    private static void serve(Settings settings) {
         try {
             Gateway gateway = Gateway.start(settings, PluginDiscovery.discover(), Optional.empty());
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopGracefully(gateway), "aigw-shutdown"));
+            GracefulStop.install(gateway::close);
             gateway.generatedMasterKey().ifPresent(key -> System.out.println("No GATEWAY_MASTER_KEY is set and the"
                     + " key store was empty, so this first start made an admin key; it is shown only now:"
                     + System.lineSeparator() + "  " + key));
@@ -45,16 +59,6 @@ public final class Main {
             System.err.println("The gateway cannot start: " + e.getMessage());
             System.exit(2);
         }
-    }
-
-    /**
-     * On SIGTERM: stop taking requests, let those in flight finish, write what is queued, then exit
-     * 0, since this is a clean stop (the JVM would otherwise report 143, "killed by SIGTERM").
-     */
-    private static void stopGracefully(Gateway gateway) {
-        gateway.close();
-        System.out.flush();
-        Runtime.getRuntime().halt(0);
     }
 
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */

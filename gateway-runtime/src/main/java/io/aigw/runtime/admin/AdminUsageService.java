@@ -4,13 +4,12 @@ import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.UsageTotals;
-import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,32 +34,38 @@ public final class AdminUsageService implements HttpService {
         rules.get("/", this::totals);
     }
 
+    /** The answer: the period in unix seconds, then the sums by key and by requested model, most tokens first. */
+    @JsonbPropertyOrder({"from", "to", "byKey", "byModel"})
+    public record UsageReport(long from, long to, List<KeyUsage> byKey, List<ModelUsage> byModel) {
+    }
+
+    /** One key's sums. */
+    @JsonbPropertyOrder({"keyId", "requests", "promptTokens", "completionTokens", "totalTokens"})
+    public record KeyUsage(String keyId, long requests, long promptTokens, long completionTokens, long totalTokens) {
+        static KeyUsage of(UsageTotals totals) {
+            return new KeyUsage(totals.group(), totals.requests(), totals.promptTokens(), totals.completionTokens(),
+                    totals.totalTokens());
+        }
+    }
+
+    /** One requested model's sums. */
+    @JsonbPropertyOrder({"model", "requests", "promptTokens", "completionTokens", "totalTokens"})
+    public record ModelUsage(String model, long requests, long promptTokens, long completionTokens, long totalTokens) {
+        static ModelUsage of(UsageTotals totals) {
+            return new ModelUsage(totals.group(), totals.requests(), totals.promptTokens(),
+                    totals.completionTokens(), totals.totalTokens());
+        }
+    }
+
     private void totals(ServerRequest request, ServerResponse response) {
         Instant to = instant(request, "to").orElseGet(Instant::now);
         Instant from = instant(request, "from").orElseGet(() -> latest(EARLIEST, to.minus(Duration.ofDays(1))));
         if (!from.isBefore(to)) {
             throw new ApiException(ApiError.invalidRequest("from", "'from' must be before 'to'."));
         }
-        response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.send(Json.createObjectBuilder()
-                .add("from", from.getEpochSecond())
-                .add("to", to.getEpochSecond())
-                .add("by_key", render(store.usageByKey(from, to), "key_id"))
-                .add("by_model", render(store.usageByModel(from, to), "model"))
-                .build().toString());
-    }
-
-    private static JsonArrayBuilder render(List<UsageTotals> totals, String groupName) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
-        for (UsageTotals total : totals) {
-            array.add(Json.createObjectBuilder()
-                    .add(groupName, total.group())
-                    .add("requests", total.requests())
-                    .add("prompt_tokens", total.promptTokens())
-                    .add("completion_tokens", total.completionTokens())
-                    .add("total_tokens", total.totalTokens()));
-        }
-        return array;
+        JsonBodies.send(response, Status.OK_200, new UsageReport(from.getEpochSecond(), to.getEpochSecond(),
+                store.usageByKey(from, to).stream().map(KeyUsage::of).toList(),
+                store.usageByModel(from, to).stream().map(ModelUsage::of).toList()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.aigw.runtime.api;
 
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
@@ -10,10 +11,10 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
+import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,6 +31,15 @@ public final class ModelsService implements HttpService {
         this.body = render(routing, gatewayLabel);
     }
 
+    /** The answer: {@code {"data":[...]}}, as OpenAI's model list. */
+    public record ModelList(List<ListedModel> data) {
+    }
+
+    /** A model as callers see it, {@code id} with the prefix that routes to it. */
+    @JsonbPropertyOrder({"id", "name", "contextLength", "ownedBy"})
+    public record ListedModel(String id, String name, long contextLength, String ownedBy) {
+    }
+
     @Override
     public void routing(HttpRules rules) {
         rules.get("/", this::list);
@@ -42,21 +52,21 @@ public final class ModelsService implements HttpService {
 
     private static byte[] render(RoutingTable routing, String gatewayLabel) {
         List<Provider> providers = routing.byPriority();
-        JsonArrayBuilder data = Json.createArrayBuilder();
-        data.add(entry(RoutingTable.AUTO_MODEL, "Auto: the first available provider's default model",
+        List<ListedModel> data = new ArrayList<>();
+        data.add(new ListedModel(RoutingTable.AUTO_MODEL, "Auto: the first available provider's default model",
                 autoContextLength(providers), gatewayLabel));
         for (Provider provider : providers) {
             for (ModelEntry model : provider.catalogue()) {
                 String id = provider.publicId(model.id());
                 if (reaches(routing, id, provider, model)) {
-                    data.add(entry(id, model.name(), model.contextLength(), model.ownedBy()));
+                    data.add(new ListedModel(id, model.name(), model.contextLength(), model.ownedBy()));
                 } else {
                     LOG.log(Level.WARNING, "The model '" + id + "' of provider " + provider.name() + " is left out"
                             + " of /api/v1/models: a request for it would not reach " + provider.name() + ".");
                 }
             }
         }
-        return Json.createObjectBuilder().add("data", data).build().toString().getBytes(StandardCharsets.UTF_8);
+        return Jsons.BINDING.toJson(new ModelList(data)).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -82,14 +92,5 @@ public final class ModelsService implements HttpService {
                 .mapToLong(ModelEntry::contextLength)
                 .min()
                 .orElse(0);
-    }
-
-    private static jakarta.json.JsonObject entry(String id, String name, long contextLength, String ownedBy) {
-        return Json.createObjectBuilder()
-                .add("id", id)
-                .add("name", name)
-                .add("context_length", contextLength)
-                .add("owned_by", ownedBy)
-                .build();
     }
 }

@@ -87,7 +87,10 @@ public record ApiError(Status status, String message, String type, String param,
         return toJson(message, type, param, code);
     }
 
-    /** Writes an OpenAI error body; {@code null} fields become JSON nulls. */
+    /**
+     * Writes an OpenAI error body; {@code null} fields become JSON nulls. With JSON-P's builder, not
+     * JSON-B, which takes about a sixth longer for this body ({@code ErrorBodyBenchmark}).
+     */
     public static byte[] toJson(String message, String type, String param, String code) {
         JsonObjectBuilder error = Jsons.PROVIDER.createObjectBuilder();
         addOrNull(error, "message", message);

@@ -115,30 +115,4 @@ public final class ThirdPartyPluginTest {
             assertTrue(models.endsWith("\"owned_by\":\"acme\"}]}"), models);
         }
     }
-
-    @Test
-    void aCatalogueWithAFractionalContextLengthRefusesToStartNamingThePlugin(@TempDir Path folder)
-            throws IOException {
-        Path catalogue = folder.resolve("models.json");
-        Files.writeString(catalogue, "[{\"id\":\"m\",\"name\":\"M\",\"context_length\":1000.5,\"owned_by\":\"x\"}]");
-        URL url = catalogue.toUri().toURL();
-        ProviderPlugin broken = new ProviderPlugin() {
-            @Override
-            public ProviderDescriptor descriptor() {
-                return ProviderDescriptor.builder("broken").defaultModel("m").baseUrl("https://broken.example/v1")
-                        .apiKeyVariable("BROKEN_API_KEY").baseUrlVariable("BROKEN_BASE_URL").build();
-            }
-
-            @Override
-            public Optional<URL> catalogue() {
-                return Optional.of(url);
-            }
-        };
-
-        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> TestGateway.start(
-                Map.of(), Map.of(), List.of(new DiscoveredPlugin(broken, "broken.jar (x.Broken)")), Optional.empty()));
-
-        assertTrue(refused.getMessage().startsWith("The model catalogue of broken.jar (x.Broken) (" + url
-                + ") is not a JSON array of {id, name, context_length, owned_by}"), refused.getMessage());
-    }
 }

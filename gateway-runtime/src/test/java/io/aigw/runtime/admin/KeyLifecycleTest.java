@@ -175,6 +175,39 @@ public final class KeyLifecycleTest {
     }
 
     @Test
+    void theCreateAndListAnswersAreTheDocumentedMembersInTheirOrderWithRevokedAtNullWhileTheKeyWorks()
+            throws Exception {
+        HttpResponse<String> created = api.create("{\"name\":\"ops \\\"blue\\\" caf\\u00e9\"}");
+
+        assertEquals(201, created.statusCode(), created.body());
+        JsonObject answer = KeysApi.json(created.body());
+        String id = answer.getString("id");
+        long createdAt = answer.getJsonNumber("created_at").longValueExact();
+        assertEquals("{\"id\":\"" + id + "\",\"name\":\"ops \\\"blue\\\" caf\u00e9\",\"key\":\""
+                + answer.getString("key") + "\",\"created_at\":" + createdAt + "}", created.body());
+        String listedWorking = "{\"id\":\"" + id + "\",\"name\":\"ops \\\"blue\\\" caf\u00e9\",\"created_at\":"
+                + createdAt + ",\"revoked_at\":";
+        assertEquals("{\"data\":[" + listedWorking + "null}]}", api.list().body());
+
+        assertEquals(204, api.revoke(id).statusCode());
+
+        long revokedAt = api.listed(id).getJsonNumber("revoked_at").longValueExact();
+        assertEquals("{\"data\":[" + listedWorking + revokedAt + "}]}", api.list().body());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"{\"team\":\"a\",\"name\":\"ops\",\"team\":\"b\"}",
+            "{\"team\":{\"id\":1},\"team\":[],\"name\":\"ops\"}"})
+    void anyFieldGivenTwiceIsRefusedNamingItEvenOneTheGatewayIgnores(String body) throws Exception {
+        HttpResponse<String> response = api.create(body);
+
+        assertEquals(400, response.statusCode());
+        assertEquals("{\"error\":{\"message\":\"The field 'team' appears more than once.\","
+                + "\"type\":\"invalid_request_error\",\"param\":\"team\",\"code\":null}}", response.body());
+        assertEquals(List.of(), KeyRows.read(gateway.databaseUrl()));
+    }
+
+    @Test
     void namesUpTo200CharactersAreKeptWithoutSurroundingBlanksAndOtherFieldsAreIgnored() throws Exception {
         List<String> ids = new ArrayList<>();
         Map<String, String> sentAndKept = Map.of(

@@ -1,0 +1,111 @@
+package io.aigw.distribution;
+
+import static io.aigw.distribution.GatewayProcess.env;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** bin/gateway's AOT cache on a JDK 25+: only a run that ended well leaves one. */
+public final class AotCacheIT {
+    private static final String MASTER = "sk-gw-aot-cache-test-0123456789";
+
+    @TempDir
+    Path work;
+    private Path home;
+
+    // Empty, not "off": bin/gateway then uses its default, lib/gateway-jdk-VERSION-FINGERPRINT.aot.
+    private final Map<String, String> environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_AOT_CACHE", "");
+
+    @BeforeEach
+    void copyDistribution() throws IOException {
+        home = GatewayProcess.copyDistribution(work);
+    }
+
+    /** Only a server start records: a cache of what these load would slow every later start. */
+    @ParameterizedTest
+    @CsvSource({"help, 0", "version, 0", "no-such-command, 2"})
+    void commandsOtherThanAServerStartRecordNoCache(String command, int exitCode) throws Exception {
+        try (GatewayProcess other = GatewayProcess.run(home, environment, command)) {
+            assertEquals(exitCode, other.awaitExit(), other.output());
+        }
+        assertEquals(List.of(), aotFiles());
+    }
+
+    /**
+     * A start that fails (its port taken; a plugin jar that conflicts) writes nothing into lib/: not
+     * a cache of its few classes, and it does not delete the good cache either, which the next start
+     * with the same jars uses again.
+     */
+    @Test
+    void aStartThatFailsLeavesNoCacheBehindAndKeepsTheGoodOne() throws Exception {
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress("0.0.0.0", 0));
+            Map<String, String> portTaken = new HashMap<>(environment);
+            portTaken.put("GATEWAY_PORT", Integer.toString(taken.getLocalPort()));
+            try (GatewayProcess failed = GatewayProcess.run(home, portTaken)) {
+                int exitCode = failed.awaitExit();
+                assertEquals(List.of(), aotFiles(), failed.output());
+                assertEquals(2, exitCode, failed.output());
+            }
+        }
+
+        try (GatewayProcess recording = GatewayProcess.start(home, environment)) {
+            assertEquals(200, recording.get("/api/v1/models", MASTER).statusCode());
+            recording.terminate();
+            assertEquals(0, recording.awaitExit(), recording.output());
+            Assumptions.assumeTrue(recording.output().contains("AOTCache creation is complete"),
+                    "bin/gateway makes an AOT cache only on a JDK 25 or newer");
+        }
+        List<Path> caches = aotFiles();
+        assertEquals(1, caches.size(), caches.toString());
+        Path good = caches.get(0);
+        assertTrue(good.getFileName().toString().endsWith(".aot"), good.toString());
+        long size = Files.size(good);
+        FileTime written = Files.getLastModifiedTime(good);
+
+        Path impostor = PluginJars.install(home, PluginJars.IMPOSTOR_PACKAGE, PluginJars.IMPOSTOR_CLASS,
+                "impostor-plugin.jar");
+        try (GatewayProcess conflict = GatewayProcess.run(home, environment)) {
+            assertNotEquals(0, conflict.awaitExit(), conflict.output());
+            assertTrue(conflict.output().contains("Two plugins claim the model prefix 'openai'"), conflict.output());
+        }
+        assertEquals(List.of(good), aotFiles());
+        assertEquals(size, Files.size(good));
+        assertEquals(written, Files.getLastModifiedTime(good));
+
+        Files.delete(impostor);
+        try (GatewayProcess fromTheCache = GatewayProcess.start(home, environment)) {
+            assertEquals(200, fromTheCache.get("/api/v1/models", MASTER).statusCode());
+            fromTheCache.terminate();
+            assertEquals(0, fromTheCache.awaitExit(), fromTheCache.output());
+            assertFalse(fromTheCache.output().contains("AOTCache creation"), fromTheCache.output());
+        }
+        assertEquals(List.of(good), aotFiles());
+        assertEquals(written, Files.getLastModifiedTime(good));
+    }
+
+    /** Every file in lib/ that an AOT cache, or its recording, left. */
+    private List<Path> aotFiles() throws IOException {
+        try (Stream<Path> files = Files.list(home.resolve("lib"))) {
+            return files.filter(file -> file.getFileName().toString().contains(".aot")).sorted().toList();
+        }
+    }
+}
