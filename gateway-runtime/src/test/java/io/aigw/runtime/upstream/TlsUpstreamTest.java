@@ -65,10 +65,8 @@ public final class TlsUpstreamTest {
     @Test
     void anHttpsUpstreamSignedByATrustedAuthorityIsReached() throws Exception {
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
-        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
 
-        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
             HttpResponse<String> response = gateway.chat(CHAT);
 
             assertEquals(200, response.statusCode(), response.body());
@@ -85,10 +83,8 @@ public final class TlsUpstreamTest {
         upstream = httpsUpstream(new HeldCertificate.Builder().signedBy(authority)
                 .addSubjectAlternativeName("127.0.0.1").build());
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
-        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
 
-        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
             HttpResponse<String> response = gateway.chat(CHAT);
 
             assertEquals(200, response.statusCode(), response.body());
@@ -101,10 +97,8 @@ public final class TlsUpstreamTest {
     void sequentialHttpsRequestsShareOneTlsConnection() throws Exception {
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
-        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
 
-        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
             assertEquals(200, gateway.chat(CHAT).statusCode());
             HttpResponse<String> second = gateway.chat(CHAT);
 
@@ -151,16 +145,21 @@ public final class TlsUpstreamTest {
         upstream.close();
         upstream = httpsUpstream(new HeldCertificate.Builder().signedBy(authority)
                 .addSubjectAlternativeName("localhost").build());
-        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
 
-        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
             HttpResponse<String> response = gateway.chat(CHAT);
 
             assertEquals(502, response.statusCode());
             assertEquals(TLS_FAILED, response.body());
         }
         assertEquals(0, upstream.getRequestCount());
+    }
+
+    /** A gateway whose openai provider is the fake upstream, trusting the test's authority. */
+    private TestGateway gatewayTrustingTheAuthority() {
+        return TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(),
+                Optional.of(Tls.builder().trust(List.of(authority.certificate())).build()));
     }
 
     private String upstreamUrl() {

@@ -31,7 +31,7 @@ public final class TotalTimeoutTest {
     private static final String PLAIN = "{\"model\":\"openai/gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
     private static final String STREAM = "{\"model\":\"openai/gpt-5\",\"stream\":true,"
             + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
-    private static final String TIMED_OUT = "{\"error\":{\"message\":\"Upstream openai did not answer within 1 s"
+    private static final String TIMED_OUT = "{\"error\":{\"message\":\"Upstream openai did not answer within 2 s"
             + " (gateway.timeouts.total).\",\"type\":\"upstream_error\",\"param\":null,\"code\":\"timeout\"}}";
     private static final String EVENT = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n";
 
@@ -48,7 +48,7 @@ public final class TotalTimeoutTest {
                         "providers.openai.base-url", upstream.baseUrl(),
                         "gateway.timeouts.first-byte", "60s",
                         "gateway.timeouts.idle", "60s",
-                        "gateway.timeouts.total", "1s",
+                        "gateway.timeouts.total", "2s",
                         "gateway.access-log", folder.resolve("access.log").toString()),
                 Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
         countedBefore = CallRecords.requestsCounted(gateway);
@@ -97,7 +97,7 @@ public final class TotalTimeoutTest {
         assertEquals(200, caller.statusCode());
         assertTrue(caller.body().startsWith(EVENT), caller.body());
         assertTrue(caller.body().endsWith(EVENT + "data: {\"error\":{\"message\":\"The call to upstream openai took"
-                + " longer than 1 s (gateway.timeouts.total); the stream was cut.\",\"type\":\"upstream_error\","
+                + " longer than 2 s (gateway.timeouts.total); the stream was cut.\",\"type\":\"upstream_error\","
                 + "\"param\":null,\"code\":\"timeout\"}}\n\n"), caller.body());
         assertRecorded(504);
     }
