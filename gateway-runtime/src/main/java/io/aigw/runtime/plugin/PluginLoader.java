@@ -1,6 +1,7 @@
 package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.config.ConfigurationException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.Optional;
  * A load takes the folder whole or not at all: one jar refused refuses the load.
  */
 public final class PluginLoader implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(PluginLoader.class.getName());
     private final List<DiscoveredPlugin> fixed;
     private final Optional<PluginFolder> folder;
     private final JarStaging staging = new JarStaging();
@@ -41,13 +43,20 @@ public final class PluginLoader implements AutoCloseable {
      *                                against a newer SPI, or a plugin that fails as it is asked what it declares
      */
     public PluginSet load() {
-        if (folder.isEmpty()) {
-            return new PluginSet(fixed, List.of());
+        PluginSet plugins = folder.isEmpty() ? new PluginSet(fixed, List.of()) : loadFolder(folder.get());
+        if (plugins.all().isEmpty()) {
+            LOG.log(Level.WARNING, "No provider plugins were found, so no model can be routed. Put plugin jars in "
+                    + folder.map(found -> found.path().toString()).orElse("the gateway's plugins folder")
+                    + " (gateway.plugins.dir).");
         }
+        return plugins;
+    }
+
+    private PluginSet loadFolder(PluginFolder folder) {
         List<StagedJar> staged = new ArrayList<>();
         List<LoadedJar> loaded = new ArrayList<>();
         try {
-            for (PluginJar jar : folder.get().jars()) {
+            for (PluginJar jar : folder.jars()) {
                 Path copy = staging.stage(jar);
                 try {
                     staged.add(StagedJar.of(jar, copy));

@@ -43,14 +43,9 @@ public final class PluginReloader {
      *                                catch-alls, a catalogue that does not parse), naming the jars
      */
     public static RoutingTable build(ProviderFactory factory, PluginSet plugins, List<Provider> previous) {
-        List<Provider> providers = factory.create(plugins.all()).stream()
+        return RoutingTable.of(factory.create(plugins.all()).stream()
                 .map(provider -> previous.stream().filter(provider::equals).findFirst().orElse(provider))
-                .toList();
-        if (providers.isEmpty()) {
-            LOG.log(Level.WARNING, "No provider plugins were found, so no model can be routed. Put plugin jars in"
-                    + " the gateway's plugins folder (gateway.plugins.dir).");
-        }
-        return RoutingTable.of(providers);
+                .toList());
     }
 
     /**
