@@ -2,12 +2,14 @@ package io.aigw.runtime.routing;
 
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.LoadedJar;
 import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.plugin.PluginSet;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +45,20 @@ public final class PluginReloader {
      *                                catch-alls, a catalogue that does not parse), naming the jars
      */
     public static RoutingTable build(ProviderFactory factory, PluginSet plugins, List<Provider> previous) {
-        return RoutingTable.of(factory.create(plugins.all()).stream()
-                .map(provider -> previous.stream().filter(provider::equals).findFirst().orElse(provider))
-                .toList());
+        List<Provider> providers = new ArrayList<>();
+        for (DiscoveredPlugin plugin : plugins.all()) {
+            try {
+                factory.create(List.of(plugin)).forEach(provider -> providers.add(previous.stream()
+                        .filter(provider::equals).findFirst().orElse(provider)));
+            } catch (ConfigurationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // What the plugin declared passed its checks but cannot be used (a header map with a null in it).
+                throw new ConfigurationException("The plugin " + plugin.source() + " is refused: what it declares"
+                        + " cannot be used: " + e);
+            }
+        }
+        return RoutingTable.of(providers);
     }
 
     /**

@@ -69,6 +69,19 @@ public final class PluginRefusalsTest {
                                                 """))
                                 .service("com.example.failing.Plugin").writeTo(plugins, "failing.jar"),
                         "The plugin jar failing.jar is refused: its plugin cannot be made:", "no licence file"),
+                refusal("a hook whose answer cannot be used",
+                        (work, plugins) -> new PluginJarMaker(work).source("com.example.headers.Plugin",
+                                        PluginJarMaker.pluginSource("headers", "headers", "", """
+                                                    @Override
+                                                    public java.util.Map<String, String> extraHeaders() {
+                                                        java.util.Map<String, String> headers = new java.util.HashMap<>();
+                                                        headers.put("X-Team", null);
+                                                        return headers;
+                                                    }
+                                                """))
+                                .service("com.example.headers.Plugin").writeTo(plugins, "headers.jar"),
+                        "The plugin headers.jar (com.example.headers.Plugin) is refused: what it declares cannot be"
+                                + " used:"),
                 refusal("two jars of one module",
                         (work, plugins) -> {
                             Path jar = widget(work).moduleInfo(MODULE_INFO).writeTo(plugins, "widget-1.0.jar");
