@@ -18,6 +18,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -26,9 +28,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The model catalogue against its documented format: a UTF-8 JSON array of objects with a string
- * {@code id}, a string {@code name}, a positive whole number {@code context_length} and a string
- * {@code owned_by}. Other fields are allowed, for later versions of the format.
+ * The model catalogue against its documented format: UTF-8 JSON, an array of objects with a string
+ * {@code id}, a string {@code name}, a positive whole number {@code context_length}, a string
+ * {@code owned_by} and an optional {@code pricing} ({@link PricingRules}); or an object holding that
+ * array as {@code models}, with an optional {@code prices_as_of} (a day, {@code yyyy-mm-dd}) and
+ * {@code prices_source} (a non-blank string). Other fields are allowed, for later versions of the
+ * format.
  */
 final class CatalogueRules {
     private static final List<String> TEXT_FIELDS = List.of("id", "name", "owned_by");
@@ -44,7 +49,7 @@ final class CatalogueRules {
             problems.add("catalogue() gives another catalogue on a new instance: a plugin's catalogue is constant");
         }
         if (problems.isEmpty() && first.isPresent()) {
-            entries(first.get(), descriptor, problems);
+            problems.addAll(problems(first.get(), descriptor));
         }
         return problems;
     }
@@ -77,32 +82,74 @@ final class CatalogueRules {
                 && (first.isEmpty() || Arrays.equals(first.get(), again.get()));
     }
 
-    private static void entries(byte[] content, ProviderDescriptor descriptor, List<String> problems) {
+    /** Every problem of a catalogue's content, for the plugin it belongs to. */
+    static List<String> problems(byte[] content, ProviderDescriptor descriptor) {
+        List<String> problems = new ArrayList<>();
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(content)).toString();
         } catch (CharacterCodingException e) {
             problems.add("the catalogue is not UTF-8");
-            return;
+            return problems;
         }
         JsonValue catalogue;
         try (JsonReader reader = Json.createReader(new StringReader(text))) {
             catalogue = reader.readValue();
         } catch (JsonParsingException e) {
             problems.add("the catalogue is not JSON: " + e.getMessage());
-            return;
+            return problems;
         }
-        if (!(catalogue instanceof JsonArray models)) {
-            problems.add("the catalogue must be a JSON array of models, not " + describe(catalogue));
-            return;
+        if (catalogue instanceof JsonObject object) {
+            catalogue = pricedCatalogue(object, problems);
         }
+        if (catalogue instanceof JsonArray models) {
+            entries(models, descriptor, problems);
+        } else if (catalogue != null) {
+            problems.add("the catalogue must be a JSON array of models, or an object {prices_as_of, prices_source,"
+                    + " models}, not " + Describe.value(catalogue));
+        }
+        return problems;
+    }
+
+    /** The models of the object form, checking what it says of its prices; null where it has none. */
+    private static JsonValue pricedCatalogue(JsonObject catalogue, List<String> problems) {
+        JsonValue asOf = catalogue.get("prices_as_of");
+        if (asOf != null && !(asOf instanceof JsonString day && isDay(day.getString()))) {
+            problems.add("'prices_as_of' must be the day the prices were taken, yyyy-mm-dd, not "
+                    + Describe.value(asOf));
+        }
+        JsonValue source = catalogue.get("prices_source");
+        if (source != null && !(source instanceof JsonString text && !text.getString().isBlank())) {
+            problems.add("'prices_source' must be a non-blank string saying where the prices come from, not "
+                    + Describe.value(source));
+        }
+        JsonValue models = catalogue.get("models");
+        if (models == null) {
+            problems.add("the catalogue object has no 'models', the array of models");
+        } else if (!(models instanceof JsonArray)) {
+            problems.add("'models' must be a JSON array of models, not " + Describe.value(models));
+            return null;
+        }
+        return models;
+    }
+
+    private static boolean isDay(String text) {
+        try {
+            LocalDate.parse(text);
+            return true;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    private static void entries(JsonArray models, ProviderDescriptor descriptor, List<String> problems) {
         Map<String, Integer> firstEntryOfId = new HashMap<>();
         for (int index = 0; index < models.size(); index++) {
             int number = index + 1;
             if (!(models.get(index) instanceof JsonObject model)) {
-                problems.add("entry " + number + " must be an object {id, name, context_length, owned_by}, not "
-                        + describe(models.get(index)));
+                problems.add("entry " + number + " must be an object {id, name, context_length, owned_by, pricing},"
+                        + " not " + Describe.value(models.get(index)));
                 continue;
             }
             String entry = model.get("id") instanceof JsonString id
@@ -125,7 +172,7 @@ final class CatalogueRules {
             if (value == null) {
                 problems.add(entry + " has no '" + field + "'");
             } else if (!(value instanceof JsonString text) || text.getString().isBlank()) {
-                problems.add(entry + ": '" + field + "' must be a non-blank string, not " + describe(value));
+                problems.add(entry + ": '" + field + "' must be a non-blank string, not " + Describe.value(value));
             }
         }
         JsonValue contextLength = model.get("context_length");
@@ -134,19 +181,8 @@ final class CatalogueRules {
         } else if (!(contextLength instanceof JsonNumber tokens) || !tokens.isIntegral()
                 || tokens.bigDecimalValue().signum() <= 0 || tokens.bigIntegerValue().bitLength() >= Long.SIZE) {
             problems.add(entry + ": 'context_length' must be a positive whole number of tokens, not "
-                    + describe(contextLength));
+                    + Describe.value(contextLength));
         }
-    }
-
-    /** A JSON value as a failure message names it: its type, and the value when it is short. */
-    private static String describe(JsonValue value) {
-        return switch (value.getValueType()) {
-            case STRING -> "the string " + value;
-            case NUMBER -> "the number " + value;
-            case TRUE, FALSE -> value.toString();
-            case NULL -> "null";
-            case ARRAY -> "an array";
-            case OBJECT -> "an object";
-        };
+        PricingRules.check(model.get("pricing"), entry, problems);
     }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * <ul>
  *   <li>the descriptor is valid and the same on every call and every instance;</li>
  *   <li>the prefix is one the gateway can route and configure;</li>
- *   <li>the catalogue is a JSON array of models with every field of the right type, ids as the
+ *   <li>the catalogue is a JSON array of models (or an object holding one, with where its prices
+ *       come from) with every field of the right type, prices included, ids as the
  *       upstream knows them;</li>
  *   <li>{@code extraHeaders()} and {@code unsupportedFields()} are constant and leave alone what
  *       the gateway owns;</li>
@@ -65,7 +66,7 @@ public abstract class ProviderPluginTck {
 
     /** Checks the shipped catalogue against the documented format. */
     @Test
-    @DisplayName("catalogue: a JSON array of {id, name, context_length, owned_by}, ids as the upstream knows them")
+    @DisplayName("catalogue: models {id, name, context_length, owned_by, pricing}, ids as the upstream knows them")
     public final void catalogue() {
         PluginUnderTest plugin = plugin();
         ProviderDescriptor descriptor = plugin.descriptorOrSkip();

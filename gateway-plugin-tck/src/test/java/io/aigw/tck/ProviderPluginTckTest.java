@@ -53,7 +53,9 @@ final class ProviderPluginTckTest {
                 + " would receive 'acme/acme-small'; write the id as the upstream knows it ('acme-small')\n"
                 + "  - entry 3 ('acme-mini') has no 'owned_by'\n"
                 + "  - entry 3 ('acme-mini'): 'context_length' must be a positive whole number of tokens, not the"
-                + " number 8192.5", run.message("catalogue"));
+                + " number 8192.5\n"
+                + "  - entry 4 ('acme-tiny'): 'pricing': 'input' must be a number of US dollars per million tokens,"
+                + " not negative, not the string \"0.10\"", run.message("catalogue"));
         assertEquals("The plugin com.example.catalogue.CataloguePlugin (prefix 'acme') fails the TCK check"
                 + " 'request by model id':\n"
                 + "  - the gateway does not start with this plugin: The model catalogue of"

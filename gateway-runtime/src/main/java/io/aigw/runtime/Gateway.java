@@ -18,7 +18,9 @@ import io.aigw.runtime.plugin.FolderWatcher;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.plugin.PluginSet;
+import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.PluginReloader;
 import io.aigw.runtime.routing.ProviderTable;
@@ -121,6 +123,8 @@ public final class Gateway implements AutoCloseable {
             PluginSet loaded = loader.load();
             RoutingTable routing = PluginReloader.build(factory, loaded, List.of());
             LOG.log(Level.INFO, ProviderTable.render(routing));
+            PriceBook prices = PriceBook.of(Provider.prices(routing.byPriority()));
+            LOG.log(Level.INFO, "Price table " + prices.version() + ": " + prices.size() + " models priced");
 
             Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
             GatewayStore store = JdbcStore.open(config.database());

@@ -30,9 +30,10 @@ public interface ProviderPlugin {
 
     /**
      * The version of this SPI, as {@link java.lang.module.ModuleDescriptor.Version} orders versions:
-     * the version the {@code io.aigw.spi} module declares.
+     * the version the {@code io.aigw.spi} module declares. 1.1 added prices to the catalogue
+     * ({@link #catalogue()}).
      */
-    String SPI_VERSION = "1.0";
+    String SPI_VERSION = "1.1";
 
     /**
      * Returns what the gateway needs to route to this provider: its prefix, how the prefix is
@@ -43,9 +44,38 @@ public interface ProviderPlugin {
     /**
      * Returns the model catalogue shipped in the plugin jar, if any.
      *
-     * <p>The resource is a UTF-8 JSON array of objects with the fields {@code id} (the provider's
-     * own model id, without the gateway prefix), {@code name}, {@code context_length} (tokens, an
-     * integer) and {@code owned_by}. Resolve it from the plugin's own class, for example
+     * <p>The resource is UTF-8 JSON: an array of models, or, to say where its prices come from, an
+     * object holding that array:
+     * <pre>{@code
+     * {
+     *   "prices_as_of": "2026-11-26",
+     *   "prices_source": "https://acme.example/pricing",
+     *   "models": [
+     *     {"id": "acme-large", "name": "Acme Large", "context_length": 200000, "owned_by": "acme",
+     *      "pricing": {"input": 3.00, "cached_input": 0.30, "output": 15.00,
+     *                  "tiers": [{"above_prompt_tokens": 200000, "input": 6.00, "output": 22.50}]}},
+     *     {"id": "acme-small", "name": "Acme Small", "context_length": 32768, "owned_by": "acme"}
+     *   ]
+     * }
+     * }</pre>
+     * A model has the fields {@code id} (the provider's own model id, without the gateway prefix),
+     * {@code name}, {@code context_length} (tokens, an integer), {@code owned_by} and, optionally,
+     * {@code pricing}. {@code prices_as_of} (a day, {@code yyyy-mm-dd}) and {@code prices_source}
+     * (a string, the provider's price page) are optional too; a catalogue without either may be the
+     * bare array, as before SPI 1.1.
+     *
+     * <p>{@code pricing} is what the model costs, in US dollars per million tokens, as JSON numbers
+     * (read exactly from their text): {@code input} and {@code output} are required;
+     * {@code cached_input} (a prompt token read from the provider's cache; else the input rate),
+     * {@code cache_write} (one written into it, where the provider charges for that; else the input
+     * rate) and {@code reasoning} (a reasoning token, where priced apart; else the output rate) are
+     * optional. {@code tiers} lists, in ascending order, the rates of requests with more than
+     * {@code above_prompt_tokens} prompt tokens (strictly more, counting cached tokens), which then
+     * apply to every token of the request, in the same form. A model without {@code pricing} has an
+     * unknown cost, never a cost of zero, unless the upstream reports the cost in its answer
+     * ({@code usage.cost}), which wins over any price. A price has no other members.
+     *
+     * <p>Resolve the resource from the plugin's own class, for example
      * {@code MyPlugin.class.getResource("models.json")}: a resource in a module's package is only
      * visible to code of that module.
      */

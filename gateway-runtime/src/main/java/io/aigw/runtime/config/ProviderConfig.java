@@ -1,5 +1,7 @@
 package io.aigw.runtime.config;
 
+import io.aigw.runtime.pricing.ModelPrice;
+import io.aigw.runtime.pricing.PriceJson;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigException;
 import java.net.URI;
@@ -7,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * What configuration says of one provider, {@code providers.<name>.*}, where {@code <name>} is the
@@ -15,7 +18,7 @@ import java.util.OptionalInt;
  * over the keys.
  *
  * @param headers sent upstream on every request, after the plugin's own
- * @param models  catalogue entries added to the plugin's, or replacing one of the same id
+ * @param models  catalogue entries added to the plugin's, or changing one of the same id
  */
 public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, Optional<URI> baseUrl,
                              Optional<String> defaultModel, OptionalInt priority, Map<String, String> headers,
@@ -71,29 +74,43 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, O
     }
 
     /**
-     * One entry of {@code providers.<name>.models}.
+     * One entry of {@code providers.<name>.models}: a model the plugin's catalogue lacks, or what
+     * configuration changes of one it has. What the entry leaves out is empty.
      *
      * @param id            the id the upstream knows
-     * @param contextLength the context window in tokens
-     * @param ownedBy       the provider's name unless the entry says otherwise
+     * @param contextLength the context window in tokens; a model the catalogue lacks needs one
+     * @param price         its {@code pricing}, rates in US dollars per million tokens as in a catalogue,
+     *                      members spelt {@code cached-input}, {@code cache-write},
+     *                      {@code above-prompt-tokens}
      */
-    public record Model(String id, String name, long contextLength, String ownedBy) {
+    public record Model(String id, Optional<String> name, OptionalLong contextLength, Optional<String> ownedBy,
+                        Optional<ModelPrice> price) {
 
         static Model read(Config node, String provider) {
             String key = ProviderConfig.key(provider, "models");
             String id = node.get("id").asString().orElseThrow(
                     () -> new ConfigurationException("Every entry of " + key + " needs an 'id'."));
-            long contextLength;
+            OptionalLong contextLength;
             try {
-                contextLength = node.get("context-length").asLong().orElseThrow(() -> new ConfigurationException(
-                        "The entry '" + id + "' of " + key + " needs a 'context-length'."));
+                Optional<Long> tokens = node.get("context-length").asLong().asOptional();
+                contextLength = tokens.isPresent() ? OptionalLong.of(tokens.get()) : OptionalLong.empty();
             } catch (ConfigException e) {
                 // Helidon's own message names neither the provider nor the model.
                 throw new ConfigurationException("The 'context-length' of the entry '" + id + "' of " + key
                         + " must be a whole number of tokens.");
             }
-            return new Model(id, node.get("name").asString().orElse(id), contextLength,
-                    node.get("owned-by").asString().orElse(provider));
+            Optional<ModelPrice> price;
+            try {
+                price = node.get("pricing").exists()
+                        ? Optional.of(PriceJson.read(ConfiguredPrice.json(node.get("pricing")),
+                        PriceJson.Spelling.KEBAB_CASE))
+                        : Optional.empty();
+            } catch (IllegalArgumentException e) {
+                throw new ConfigurationException("The 'pricing' of the entry '" + id + "' of " + key + " cannot be"
+                        + " used: " + e.getMessage());
+            }
+            return new Model(id, node.get("name").asString().asOptional(), contextLength,
+                    node.get("owned-by").asString().asOptional(), price);
         }
     }
 }

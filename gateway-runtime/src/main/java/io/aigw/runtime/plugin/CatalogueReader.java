@@ -2,19 +2,28 @@ package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.pricing.ModelPrice;
+import io.aigw.runtime.pricing.PriceJson;
 import jakarta.json.JsonException;
+import jakarta.json.JsonValue;
 import jakarta.json.bind.JsonbException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads a plugin's model catalogue resource with JSON-B: a JSON array of
- * {@code {"id", "name", "context_length", "owned_by"}}. {@code id} and {@code context_length} (a
- * whole number) are required; {@code name} defaults to the id and {@code owned_by} to the plugin.
- * Other members are ignored.
+ * {@code {"id", "name", "context_length", "owned_by", "pricing"}}, or an object
+ * {@code {"prices_as_of", "prices_source", "models"}} holding that array. {@code id} and
+ * {@code context_length} (a whole number) are required; {@code name} defaults to the id,
+ * {@code owned_by} to the plugin, and a model without {@code pricing} has no price. Other members are
+ * ignored, but not inside {@code pricing} ({@link PriceJson}).
  */
 final class CatalogueReader {
 
@@ -22,22 +31,55 @@ final class CatalogueReader {
     }
 
     /** One entry as the resource writes it; a member it leaves out is null. */
-    public record CatalogueEntry(String id, String name, Long contextLength, String ownedBy) {
+    public record CatalogueEntry(String id, String name, Long contextLength, String ownedBy, JsonValue pricing) {
     }
 
-    static List<ModelEntry> read(URL resource, String source) {
-        CatalogueEntry[] entries;
+    /** The object form, which says where and when its prices come from; a member it leaves out is null. */
+    public record PricedCatalogue(String pricesAsOf, String pricesSource, CatalogueEntry[] models) {
+    }
+
+    /**
+     * A catalogue as read.
+     *
+     * @param pricesAsOf   the day its prices were taken from their source, where it says
+     * @param pricesSource where its prices come from (the provider's price page), where it says
+     */
+    record Catalogue(List<ModelEntry> models, Optional<LocalDate> pricesAsOf, Optional<String> pricesSource) {
+    }
+
+    static Catalogue read(URL resource, String source) {
+        byte[] content;
         try (InputStream in = resource.openStream()) {
-            entries = Jsons.BINDING.fromJson(in, CatalogueEntry[].class);
-        } catch (IOException | JsonException e) {
+            content = in.readAllBytes();
+        } catch (IOException e) {
+            throw refused(resource, source, e.getMessage());
+        }
+        try {
+            if (isObject(content)) {
+                PricedCatalogue catalogue = Jsons.BINDING.fromJson(new ByteArrayInputStream(content),
+                        PricedCatalogue.class);
+                if (catalogue.models() == null) {
+                    throw refused(resource, source, "the object has no 'models'");
+                }
+                return new Catalogue(models(catalogue.models(), resource, source),
+                        asOf(catalogue.pricesAsOf(), resource, source),
+                        sourceOfPrices(catalogue.pricesSource(), resource, source));
+            }
+            CatalogueEntry[] entries = Jsons.BINDING.fromJson(new ByteArrayInputStream(content),
+                    CatalogueEntry[].class);
+            if (entries == null) {
+                throw refused(resource, source, "it is null");
+            }
+            return new Catalogue(models(entries, resource, source), Optional.empty(), Optional.empty());
+        } catch (JsonException e) {
             throw refused(resource, source, e.getMessage());
         } catch (JsonbException e) {
             JsonException syntax = notJson(e);
             throw refused(resource, source, syntax != null ? "it is not JSON: " + syntax.getMessage() : e.getMessage());
         }
-        if (entries == null) {
-            throw refused(resource, source, "it is null");
-        }
+    }
+
+    private static List<ModelEntry> models(CatalogueEntry[] entries, URL resource, String source) {
         List<ModelEntry> models = new ArrayList<>(entries.length);
         for (int i = 0; i < entries.length; i++) {
             CatalogueEntry entry = entries[i];
@@ -45,10 +87,43 @@ final class CatalogueReader {
                 throw refused(resource, source, "entry " + (i + 1) + " has no '"
                         + (entry == null || entry.id() == null ? "id" : "context_length") + "'");
             }
+            Optional<ModelPrice> price;
+            try {
+                price = entry.pricing() == null || entry.pricing().getValueType() == JsonValue.ValueType.NULL
+                        ? Optional.empty() : Optional.of(PriceJson.read(entry.pricing(), PriceJson.Spelling.SNAKE_CASE));
+            } catch (IllegalArgumentException e) {
+                throw refused(resource, source, "entry " + (i + 1) + " ('" + entry.id() + "'): 'pricing': "
+                        + e.getMessage());
+            }
             models.add(new ModelEntry(entry.id(), entry.name() != null ? entry.name() : entry.id(),
-                    entry.contextLength(), entry.ownedBy() != null ? entry.ownedBy() : source));
+                    entry.contextLength(), entry.ownedBy() != null ? entry.ownedBy() : source, price));
         }
         return List.copyOf(models);
+    }
+
+    private static Optional<LocalDate> asOf(String date, URL resource, String source) {
+        try {
+            return Optional.ofNullable(date).map(LocalDate::parse);
+        } catch (DateTimeParseException e) {
+            throw refused(resource, source, "'prices_as_of' must be a day, yyyy-mm-dd, not '" + date + "'");
+        }
+    }
+
+    private static Optional<String> sourceOfPrices(String text, URL resource, String source) {
+        if (text != null && text.isBlank()) {
+            throw refused(resource, source, "'prices_source' must say where the prices come from; it is blank");
+        }
+        return Optional.ofNullable(text);
+    }
+
+    /** Whether the first character that is not white space opens an object. */
+    private static boolean isObject(byte[] content) {
+        for (byte b : content) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return b == '{';
+            }
+        }
+        return false;
     }
 
     /** The parser's complaint that JSON-B wrapped, if the resource is not JSON at all; else null. */
@@ -63,6 +138,7 @@ final class CatalogueReader {
 
     private static ConfigurationException refused(URL resource, String source, String why) {
         return new ConfigurationException("The model catalogue of " + source + " (" + resource
-                + ") is not a JSON array of {id, name, context_length, owned_by}: " + why);
+                + ") is neither a JSON array of models {id, name, context_length, owned_by, pricing} nor an object"
+                + " {prices_as_of, prices_source, models}: " + why);
     }
 }

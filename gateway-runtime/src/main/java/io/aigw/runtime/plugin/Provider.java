@@ -1,6 +1,8 @@
 package io.aigw.runtime.plugin;
 
+import io.aigw.runtime.pricing.ModelPrice;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +38,20 @@ public record Provider(
     /** Returns the id a caller uses for one of this provider's models. */
     public String publicId(String upstreamModel) {
         return stripsPrefix ? prefix + "/" + upstreamModel : upstreamModel;
+    }
+
+    /**
+     * Each provider's priced models by id, under the prefix usage records name the provider by: what
+     * a {@link io.aigw.runtime.pricing.PriceBook} is made of.
+     */
+    public static Map<String, Map<String, ModelPrice>> prices(List<Provider> providers) {
+        Map<String, Map<String, ModelPrice>> prices = new LinkedHashMap<>();
+        for (Provider provider : providers) {
+            Map<String, ModelPrice> models = new LinkedHashMap<>();
+            provider.catalogue().forEach(model -> model.price().ifPresent(price -> models.put(model.id(), price)));
+            prices.put(provider.prefix(), models);
+        }
+        return prices;
     }
 
     /** Returns the URL chat completions are posted to. */

@@ -1,14 +1,17 @@
 package io.aigw.runtime.plugin;
 
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.ProviderConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -60,19 +63,47 @@ public final class ProviderFactory {
                 config.baseUrl().orElse(descriptor.baseUrl()),
                 config.apiKey().map(key -> new UpstreamKey(key.value())),
                 descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(plugin.unsupportedFields()),
-                catalogue(discovered, config), discovered.source());
+                catalogue(discovered, descriptor.prefix(), config), discovered.source());
     }
 
-    /** The plugin's shipped catalogue, with the configured entries added or replacing by id. */
-    private static List<ModelEntry> catalogue(DiscoveredPlugin discovered, ProviderConfig config) {
+    /**
+     * The plugin's shipped catalogue, with the configured entries added, or changing by id what they
+     * set of a shipped one (its name, context length, owner or price).
+     */
+    private static List<ModelEntry> catalogue(DiscoveredPlugin discovered, String name, ProviderConfig config) {
         Map<String, ModelEntry> models = new LinkedHashMap<>();
-        discovered.plugin().catalogue()
-                .map(url -> CatalogueReader.read(url, discovered.source()))
-                .orElse(List.of())
-                .forEach(model -> models.put(model.id(), model));
+        Optional<CatalogueReader.Catalogue> shipped = discovered.plugin().catalogue()
+                .map(url -> CatalogueReader.read(url, discovered.source()));
+        shipped.ifPresent(catalogue -> catalogue.models().forEach(model -> models.put(model.id(), model)));
         for (ProviderConfig.Model model : config.models()) {
-            models.put(model.id(), new ModelEntry(model.id(), model.name(), model.contextLength(), model.ownedBy()));
+            models.put(model.id(), configured(model, Optional.ofNullable(models.get(model.id())), name));
         }
+        logPrices(name, shipped, models.values(), config);
         return List.copyOf(models.values());
+    }
+
+    /** A configured entry over the shipped one of its id: what it leaves out is the shipped entry's, else the default. */
+    private static ModelEntry configured(ProviderConfig.Model model, Optional<ModelEntry> shipped, String provider) {
+        long contextLength = model.contextLength().isPresent() ? model.contextLength().getAsLong()
+                : shipped.map(ModelEntry::contextLength).orElseThrow(() -> new ConfigurationException("The entry '"
+                + model.id() + "' of providers." + provider + ".models is not in the plugin's catalogue, so it needs"
+                + " a 'context-length'."));
+        return new ModelEntry(model.id(), model.name().or(() -> shipped.map(ModelEntry::name)).orElse(model.id()),
+                contextLength, model.ownedBy().or(() -> shipped.map(ModelEntry::ownedBy)).orElse(provider),
+                model.price().or(() -> shipped.flatMap(ModelEntry::price)));
+    }
+
+    /** Says how many models have a price, where the catalogue's come from, and how many configuration sets. */
+    private static void logPrices(String name, Optional<CatalogueReader.Catalogue> shipped,
+                                  Collection<ModelEntry> models, ProviderConfig config) {
+        long priced = models.stream().filter(model -> model.price().isPresent()).count();
+        if (priced == 0) {
+            return;
+        }
+        long configured = config.models().stream().filter(model -> model.price().isPresent()).count();
+        LOG.log(Level.INFO, "Prices of " + name + ": " + priced + " of " + models.size() + " models priced"
+                + shipped.flatMap(CatalogueReader.Catalogue::pricesAsOf).map(day -> ", as of " + day).orElse("")
+                + shipped.flatMap(CatalogueReader.Catalogue::pricesSource).map(source -> " from " + source).orElse("")
+                + (configured > 0 ? "; " + configured + " set by providers." + name + ".models" : ""));
     }
 }

@@ -2,22 +2,27 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.pricing.Usd;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParser;
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Finds the token counts an upstream reported in an answer's or a stream chunk's {@code usage}. By
- * hand: binding the answer with JSON-B reads every member on the way, about 7 times as long for a
- * short answer and 90 for one of 10 KB ({@code UsageReaderBenchmark}).
+ * Finds the token counts an upstream reported in an answer's or a stream chunk's {@code usage}, with
+ * the details a cost depends on ({@link UsageObjectReader} lists them). By hand: binding the answer
+ * with JSON-B reads every member on the way, about 7 times as long for a short answer and 90 for one
+ * of 10 KB ({@code UsageReaderBenchmark}).
  */
 final class ReportedUsage {
     private static final byte[] USAGE_KEY = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+    /** xAI's tick is 10^-10 dollars. */
+    private static final int USD_TICKS_SCALE = 10;
 
     /**
      * Reads {@code usage} from a chat completion JSON object; empty if absent or null. Only the
@@ -45,9 +50,7 @@ final class ReportedUsage {
         String text = new String(json, from, end - from, StandardCharsets.UTF_8);
         try (JsonParser parser = Jsons.PROVIDER.createParser(new StringReader(text))) {
             parser.next();
-            JsonObject usage = parser.getObject();
-            return Optional.of(new TokenUsage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
-                    count(usage, "total_tokens")));
+            return Optional.of(read(parser.getObject()));
         } catch (JsonException | IllegalStateException | java.util.NoSuchElementException e) {
             return Optional.empty();
         }
@@ -82,13 +85,47 @@ final class ReportedUsage {
     /** Reads {@code usage} from a parsed stream chunk; empty if absent or not an object. */
     static Optional<TokenUsage> inChunk(JsonValue value) {
         if (value instanceof JsonObject object && object.get("usage") instanceof JsonObject usage) {
-            return Optional.of(new TokenUsage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
-                    count(usage, "total_tokens")));
+            return Optional.of(read(usage));
         }
         return Optional.empty();
     }
 
+    /** What a parsed {@code usage} object reports, as {@link UsageObjectReader} reads it from bytes. */
+    private static TokenUsage read(JsonObject usage) {
+        JsonObject prompt = usage.get("prompt_tokens_details") instanceof JsonObject details
+                ? details : JsonValue.EMPTY_JSON_OBJECT;
+        JsonObject completion = usage.get("completion_tokens_details") instanceof JsonObject details
+                ? details : JsonValue.EMPTY_JSON_OBJECT;
+        BigDecimal cost = usage.get("cost") instanceof JsonNumber dollars ? dollars.bigDecimalValue() : null;
+        return new TokenUsage(count(usage, "prompt_tokens"), count(usage, "completion_tokens"),
+                count(usage, "total_tokens"), count(prompt, "cached_tokens"), count(prompt, "cache_write_tokens"),
+                count(completion, "reasoning_tokens"),
+                reportedCost(cost, count(usage, "cost_in_usd_ticks")));
+    }
+
     private static long count(JsonObject usage, String name) {
         return usage.get(name) instanceof JsonNumber number ? number.longValue() : -1;
+    }
+
+    /**
+     * The cost an upstream reported: xAI's {@code cost_in_usd_ticks} (10<sup>10</sup> ticks to the
+     * dollar) when present, else OpenRouter's {@code cost} in dollars; none for a negative one or one
+     * past what {@link Usd} holds.
+     *
+     * @param dollars null where the usage has no {@code cost}
+     * @param ticks   -1 where it has no {@code cost_in_usd_ticks}
+     */
+    static Optional<Usd> reportedCost(BigDecimal dollars, long ticks) {
+        try {
+            if (ticks >= 0) {
+                return Optional.of(Usd.of(BigDecimal.valueOf(ticks, USD_TICKS_SCALE)));
+            }
+            if (dollars != null && dollars.signum() >= 0) {
+                return Optional.of(Usd.of(dollars));
+            }
+        } catch (ArithmeticException e) {
+            // Past USD 9 billion for one request: not a cost.
+        }
+        return Optional.empty();
     }
 }

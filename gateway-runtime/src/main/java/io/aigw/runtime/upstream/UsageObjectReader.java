@@ -1,38 +1,54 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.observe.TokenUsage;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
- * Reads the three token counts of a {@code usage} object straight from the answer's bytes, in one
- * pass over its members, skipping every other value; every non-streamed answer goes through here.
- * By hand, since JSON-B or JSON-P take about seven times as long for the same object and allocate
- * over a hundred times as much ({@code UsageReaderBenchmark}).
+ * Reads the token counts of a {@code usage} object straight from the answer's bytes, in one pass
+ * over its members, skipping every other value; every non-streamed answer goes through here. Besides
+ * the three counts it reads what a cost depends on: {@code prompt_tokens_details.cached_tokens} and
+ * {@code .cache_write_tokens}, {@code completion_tokens_details.reasoning_tokens}, and a cost the
+ * upstream reports ({@code cost}, {@code cost_in_usd_ticks}). By hand, since JSON-B or JSON-P take
+ * several times as long for the same object and allocate over a hundred times as much
+ * ({@code UsageReaderBenchmark}).
  *
- * <p>Reads only the usual shape: keys without escapes and counts written as plain integers. On
- * anything else it gives up and returns null, and the caller parses the object properly. Values it
- * skips are not validated beyond their brackets, strings and literals.
+ * <p>Reads only the usual shape: keys without escapes, counts written as plain integers, the two
+ * details objects one level down. On anything else it gives up and returns null, and the caller
+ * parses the object properly. Values it skips are not validated beyond their brackets, strings and
+ * literals.
  */
-final class UsageObjectReader {
+final class UsageObjectReader extends JsonCursor {
     private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
     private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
     private static final byte[] TOTAL_TOKENS = ascii("total_tokens");
-    private static final byte[] TRUE = ascii("true");
-    private static final byte[] FALSE = ascii("false");
-    private static final byte[] NULL = ascii("null");
+    private static final byte[] PROMPT_DETAILS = ascii("prompt_tokens_details");
+    private static final byte[] COMPLETION_DETAILS = ascii("completion_tokens_details");
+    private static final byte[] CACHED_TOKENS = ascii("cached_tokens");
+    private static final byte[] CACHE_WRITE_TOKENS = ascii("cache_write_tokens");
+    private static final byte[] REASONING_TOKENS = ascii("reasoning_tokens");
+    private static final byte[] COST = ascii("cost");
+    private static final byte[] COST_TICKS = ascii("cost_in_usd_ticks");
     /** Up to 18 digits always fit a long. */
     private static final int MAX_DIGITS = 18;
+    /** A cost written longer than this is left to the parser, whose own limits apply. */
+    private static final int MAX_COST_LENGTH = 100;
     private static final long GIVE_UP = Long.MIN_VALUE;
 
-    private final byte[] json;
-    private final int end;
-    private int at;
+    /** The object whose members are being read. */
+    private enum Level { USAGE, PROMPT_DETAILS, COMPLETION_DETAILS }
+
+    private long prompt = -1;
+    private long completion = -1;
+    private long total = -1;
+    private long cached = -1;
+    private long cacheWrite = -1;
+    private long reasoning = -1;
+    private long costTicks = -1;
+    private BigDecimal cost;
 
     private UsageObjectReader(byte[] json, int from, int end) {
-        this.json = json;
-        this.at = from;
-        this.end = end;
+        super(json, from, end);
     }
 
     /**
@@ -40,52 +56,120 @@ final class UsageObjectReader {
      * is absent or not a number; null where the object is not of the usual shape or is malformed.
      */
     static TokenUsage read(byte[] json, int from, int end) {
-        return new UsageObjectReader(json, from, end).object();
+        UsageObjectReader reader = new UsageObjectReader(json, from, end);
+        if (!reader.members(Level.USAGE)) {
+            return null;
+        }
+        return new TokenUsage(reader.prompt, reader.completion, reader.total, reader.cached, reader.cacheWrite,
+                reader.reasoning, ReportedUsage.reportedCost(reader.cost, reader.costTicks));
     }
 
-    private TokenUsage object() {
-        long prompt = -1;
-        long completion = -1;
-        long total = -1;
+    /** Reads the object that starts here, to just past its closing brace; false to give up. */
+    private boolean members(Level level) {
         at++;
         skipBlanks();
         if (isAt('}')) {
-            return new TokenUsage(prompt, completion, total);
+            at++;
+            return true;
         }
         while (true) {
             int keyStart = at + 1;
             if (!isAt('"') || !skipString(true)) {
-                return null;
+                return false;
             }
             int keyEnd = at - 1;
             skipBlanks();
             if (!isAt(':')) {
-                return null;
+                return false;
             }
             at++;
             skipBlanks();
-            if (is(PROMPT_TOKENS, keyStart, keyEnd)) {
-                prompt = count();
-            } else if (is(COMPLETION_TOKENS, keyStart, keyEnd)) {
-                completion = count();
-            } else if (is(TOTAL_TOKENS, keyStart, keyEnd)) {
-                total = count();
-            } else if (!skipValue()) {
-                return null;
-            }
-            if (prompt == GIVE_UP || completion == GIVE_UP || total == GIVE_UP) {
-                return null;
+            if (!value(level, keyStart, keyEnd)) {
+                return false;
             }
             skipBlanks();
             if (isAt('}')) {
-                return new TokenUsage(prompt, completion, total);
+                at++;
+                return true;
             }
             if (!isAt(',')) {
-                return null;
+                return false;
             }
             at++;
             skipBlanks();
         }
+    }
+
+    /**
+     * Reads the value of the member named by {@code json[keyStart, keyEnd)} if it is one wanted, else
+     * skips it; false to give up. A member given twice counts as its last value, as a parser keeps it.
+     */
+    private boolean value(Level level, int keyStart, int keyEnd) {
+        switch (level) {
+            case USAGE -> {
+                if (is(PROMPT_TOKENS, keyStart, keyEnd)) {
+                    return (prompt = count()) != GIVE_UP;
+                }
+                if (is(COMPLETION_TOKENS, keyStart, keyEnd)) {
+                    return (completion = count()) != GIVE_UP;
+                }
+                if (is(TOTAL_TOKENS, keyStart, keyEnd)) {
+                    return (total = count()) != GIVE_UP;
+                }
+                if (is(PROMPT_DETAILS, keyStart, keyEnd)) {
+                    cached = -1;
+                    cacheWrite = -1;
+                    return details(Level.PROMPT_DETAILS);
+                }
+                if (is(COMPLETION_DETAILS, keyStart, keyEnd)) {
+                    reasoning = -1;
+                    return details(Level.COMPLETION_DETAILS);
+                }
+                if (is(COST, keyStart, keyEnd)) {
+                    return cost();
+                }
+                if (is(COST_TICKS, keyStart, keyEnd)) {
+                    return (costTicks = count()) != GIVE_UP;
+                }
+            }
+            case PROMPT_DETAILS -> {
+                if (is(CACHED_TOKENS, keyStart, keyEnd)) {
+                    return (cached = count()) != GIVE_UP;
+                }
+                if (is(CACHE_WRITE_TOKENS, keyStart, keyEnd)) {
+                    return (cacheWrite = count()) != GIVE_UP;
+                }
+            }
+            case COMPLETION_DETAILS -> {
+                if (is(REASONING_TOKENS, keyStart, keyEnd)) {
+                    return (reasoning = count()) != GIVE_UP;
+                }
+            }
+        }
+        return skipValue();
+    }
+
+    /** A details object is read member by member; anything else in its place ({@code null}) is skipped. */
+    private boolean details(Level level) {
+        return isAt('{') ? members(level) : skipValue();
+    }
+
+    /**
+     * A cost in dollars: the number here, read exactly; another kind of value is no cost. False to
+     * give up on a malformed or unusually long number.
+     */
+    private boolean cost() {
+        cost = null;
+        if (at >= end || (json[at] != '-' && !isDigit(json[at]))) {
+            return skipValue();
+        }
+        int numberEnd = numberEnd(at);
+        if (numberEnd < 0 || numberEnd - at > MAX_COST_LENGTH) {
+            return false;
+        }
+        cost = new BigDecimal(new String(json, at, numberEnd - at, StandardCharsets.US_ASCII));
+        at = numberEnd;
+        return true;
     }
 
     /** A count: the integer here, -1 for another kind of value, GIVE_UP for another number or a malformed value. */
@@ -108,102 +192,5 @@ final class UsageObjectReader {
         }
         at = i;
         return negative ? -value : value;
-    }
-
-    /** Skips one value of any kind; false where it is malformed or runs past the end. */
-    private boolean skipValue() {
-        if (at >= end) {
-            return false;
-        }
-        return switch (json[at]) {
-            case '"' -> skipString(false);
-            case '{', '[' -> skipContainer();
-            case 't' -> skipLiteral(TRUE);
-            case 'f' -> skipLiteral(FALSE);
-            case 'n' -> skipLiteral(NULL);
-            default -> (json[at] == '-' || isDigit(json[at])) && skipNumber();
-        };
-    }
-
-    /**
-     * Skips the string that starts here, to just past its closing quote. With {@code plain}, a
-     * string holding an escape counts as not readable (a key must be compared as it is written).
-     */
-    private boolean skipString(boolean plain) {
-        for (int i = at + 1; i < end; i++) {
-            if (json[i] == '"') {
-                at = i + 1;
-                return true;
-            }
-            if (json[i] == '\\') {
-                if (plain) {
-                    return false;
-                }
-                i++;
-            }
-        }
-        return false;
-    }
-
-    /** Skips a nested object or array by its brackets, strings inside included. */
-    private boolean skipContainer() {
-        int depth = 0;
-        while (at < end) {
-            byte b = json[at];
-            if (b == '"') {
-                if (!skipString(false)) {
-                    return false;
-                }
-                continue;
-            }
-            if (b == '{' || b == '[') {
-                depth++;
-            } else if (b == '}' || b == ']') {
-                depth--;
-                if (depth == 0) {
-                    at++;
-                    return true;
-                }
-            }
-            at++;
-        }
-        return false;
-    }
-
-    private boolean skipLiteral(byte[] literal) {
-        if (at + literal.length > end || !Arrays.equals(json, at, at + literal.length, literal, 0, literal.length)) {
-            return false;
-        }
-        at += literal.length;
-        return true;
-    }
-
-    private boolean skipNumber() {
-        int start = at;
-        while (at < end && (json[at] == '-' || json[at] == '+' || json[at] == '.' || json[at] == 'e'
-                || json[at] == 'E' || isDigit(json[at]))) {
-            at++;
-        }
-        return at > start;
-    }
-
-    private void skipBlanks() {
-        at = ReportedUsage.skipBlanks(json, at, end);
-    }
-
-    private static boolean isDigit(byte b) {
-        return b >= '0' && b <= '9';
-    }
-
-    private boolean isAt(char c) {
-        return at < end && json[at] == c;
-    }
-
-    private boolean is(byte[] key, int from, int to) {
-        return Arrays.equals(json, from, to, key, 0, key.length);
-    }
-
-    private static byte[] ascii(String text) {
-        return text.getBytes(StandardCharsets.US_ASCII);
     }
 }

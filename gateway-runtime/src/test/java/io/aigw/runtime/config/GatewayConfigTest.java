@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** The configuration README's table documents: every key's default, and the environment over the file. */
@@ -125,7 +126,8 @@ public final class GatewayConfigTest {
         assertEquals(Optional.of("gpt-5-mini"), openai.defaultModel());
         assertEquals(OptionalInt.of(7), openai.priority());
         assertEquals(Optional.empty(), openai.prefix());
-        assertEquals(List.of(new ProviderConfig.Model("my-tune", "my-tune", 8000, "openai")), openai.models());
+        assertEquals(List.of(new ProviderConfig.Model("my-tune", Optional.empty(), OptionalLong.of(8000),
+                Optional.empty(), Optional.empty())), openai.models());
         assertFalse(openai.toString().contains("sk-from-vendor"), openai.toString());
         assertTrue(ProviderConfig.enabled(settings, "openai"));
         assertFalse(ProviderConfig.enabled(settings(Map.of(), Map.of("PROVIDERS_XAI_ENABLED", "false")), "xai"));

@@ -1,0 +1,35 @@
+package io.aigw.runtime.pricing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+
+final class UsdTest {
+
+    @Test
+    void dollarsAreRoundedOnceToTheNanoDollarHalfToEven() {
+        assertEquals(new Usd(13_347_500), Usd.of(new BigDecimal("0.0133475")));
+        assertEquals(new Usd(2), Usd.of(new BigDecimal("0.0000000015")));
+        assertEquals(new Usd(2), Usd.of(new BigDecimal("0.0000000025")));
+        assertEquals(new Usd(3), Usd.of(new BigDecimal("0.00000000250000001")));
+        assertEquals(Usd.ZERO, Usd.of(new BigDecimal("4.9E-10")));
+    }
+
+    @Test
+    void anAmountTooSmallOrTooLargeIsSettledWithoutArithmeticOnItsDigits() {
+        assertEquals(Usd.ZERO, Usd.of(new BigDecimal("1e-999999999")));
+        assertThrows(ArithmeticException.class, () -> Usd.of(new BigDecimal("1e999999999")));
+        assertThrows(ArithmeticException.class, () -> Usd.of(new BigDecimal("9300000000")));
+        assertEquals(new Usd(9_000_000_000_000_000_000L), Usd.of(new BigDecimal("9000000000")));
+    }
+
+    @Test
+    void itIsWrittenAsAPlainDecimalAndAddsExactly() {
+        assertEquals("0.003798000", new Usd(3_798_000).toString());
+        assertEquals(new BigDecimal("1.522500000"), new Usd(1_522_500_000).dollars());
+        assertEquals(new Usd(3), new Usd(1).plus(new Usd(2)));
+        assertThrows(ArithmeticException.class, () -> new Usd(Long.MAX_VALUE).plus(new Usd(1)));
+    }
+}
