@@ -8,7 +8,8 @@ import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TokenUsage;
-import io.aigw.runtime.routing.RoutingTable;
+import io.aigw.runtime.routing.CurrentRoutes;
+import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.helidon.common.buffers.DataReader;
@@ -37,7 +38,7 @@ import java.util.concurrent.Semaphore;
 public final class ChatCompletionsService implements HttpService {
     private static final String JSON = "application/json";
 
-    private final RoutingTable routing;
+    private final CurrentRoutes routing;
     private final ChatForwarder forwarder;
     private final BatchWriter<UsageRecord> usage;
     private final GatewayMetrics metrics;
@@ -46,7 +47,7 @@ public final class ChatCompletionsService implements HttpService {
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
     private final Semaphore inFlight;
 
-    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
+    public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
                                   GatewayMetrics metrics, long maxBodyBytes, int maxConcurrent) {
         this.routing = routing;
         this.forwarder = forwarder;
@@ -90,13 +91,16 @@ public final class ChatCompletionsService implements HttpService {
         request.context().register(report);
         metrics.requestStarted();
         int status = 0;
+        // Held to the end, a stream's included: the request finishes on the providers it started with.
+        RoutingSnapshot routes = routing.acquire();
         try {
-            forwarder.forward(chat, routing.destination(chat.model()), response, report);
+            forwarder.forward(chat, routes.table().destination(chat.model()), response, report);
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
             throw e;
         } finally {
+            routes.release();
             metrics.requestEnded();
             count(report, status);
             usage.offer(record(request, chat, report, status, started));
