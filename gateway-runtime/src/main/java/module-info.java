@@ -19,6 +19,7 @@ module io.aigw.runtime {
     requires jakarta.json.bind;
     requires org.eclipse.yasson;
     requires java.logging;
+    requires java.net.http; // bin/gateway plugins: the CLI asks the running gateway
     requires java.sql;
     requires jdk.unsupported; // sun.misc.Signal: see GracefulStop
     requires com.zaxxer.hikari;

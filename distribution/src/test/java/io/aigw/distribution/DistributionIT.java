@@ -27,7 +27,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The unpacked distribution, started the way a user starts it: the real bin/gateway, on the module path. */
+/**
+ * The unpacked distribution, started the way a user starts it: the real bin/gateway, the runtime on
+ * the module path and each plugin jar in a module layer of its own.
+ */
 public final class DistributionIT {
     private static final String MASTER = "sk-gw-distribution-test-0123456789";
 
@@ -135,19 +138,33 @@ public final class DistributionIT {
     }
 
     /**
-     * A copy of an installed plugin jar carries the same module name, so the JVM refuses the module
-     * path before the gateway runs: the user sees the JVM's own message, which names both jars.
+     * A copy of an installed plugin jar carries the same module name: the gateway, not the JVM, says
+     * so, naming both jars, and does not start.
      */
     @Test
-    void aCopiedPluginJarStopsTheJvmNamingBothJars() throws Exception {
+    void aCopiedPluginJarStopsTheStartNamingBothJars() throws Exception {
         Files.copy(home.resolve("plugins/gateway-plugin-openai.jar"), home.resolve("plugins/openai-copy.jar"));
         try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER))) {
-            assertNotEquals(0, gateway.awaitExit());
-            String output = gateway.output();
-            assertTrue(output.contains("java.lang.module.FindException: Two versions of module io.aigw.plugin.openai"
-                    + " found in " + home.resolve("plugins")), output);
-            assertTrue(output.contains("openai-copy.jar") && output.contains("gateway-plugin-openai.jar"), output);
-            assertFalse(output.contains("Gateway listening"), output);
+            assertEquals(2, gateway.awaitExit(), gateway.output());
+            assertEquals("The gateway cannot start: The plugin jars gateway-plugin-openai.jar and openai-copy.jar"
+                    + " both hold the module io.aigw.plugin.openai (versions " + System.getProperty("gateway.version")
+                    + " and " + System.getProperty("gateway.version") + "): a plugin is installed once; remove one of"
+                    + " them.", gateway.errors());
+            assertFalse(gateway.output().contains("Gateway listening"), gateway.output());
+            assertFalse(gateway.output().contains("Exception"), gateway.output());
+        }
+    }
+
+    /** A jar with a package another plugin holds is refused by name, where the JVM would refuse the module path. */
+    @Test
+    void aPluginJarSharingAPackageWithAnotherStopsTheStartNamingBoth() throws Exception {
+        PluginJars.withoutModuleDeclaration(home.resolve("plugins/gateway-plugin-openai.jar"), home.resolve("plugins"),
+                "openai-fork.jar", "io.aigw.plugin.openai.OpenAiPlugin");
+        try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertEquals(2, gateway.awaitExit(), gateway.output());
+            assertEquals("The gateway cannot start: The plugin jars gateway-plugin-openai.jar and openai-fork.jar both"
+                    + " hold the package io.aigw.plugin.openai: a package belongs to one plugin. Give each plugin a"
+                    + " package of its own, or remove one of the jars.", gateway.errors());
         }
     }
 

@@ -167,11 +167,26 @@ final class GatewayProcess implements AutoCloseable {
      * the jcmd of the JDK that bin/gateway chose (bin/gateway execs java, so the process is the JVM).
      */
     String systemProperties() throws IOException, InterruptedException {
+        return jdkTool("jcmd", "VM.system_properties");
+    }
+
+    /**
+     * What a tool of the JDK that bin/gateway chose ({@code jcmd}, {@code jstat}) prints when run
+     * on this JVM: {@code tool <pid> arguments...}, or {@code tool arguments... <pid>} for jstat.
+     */
+    String jdkTool(String tool, String... arguments) throws IOException, InterruptedException {
         Path java = Path.of(process.info().command().orElseThrow());
-        Process jcmd = new ProcessBuilder(java.resolveSibling("jcmd").toString(), Long.toString(process.pid()),
-                "VM.system_properties").redirectErrorStream(true).start();
-        String printed = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        jcmd.waitFor(30, TimeUnit.SECONDS);
+        List<String> command = new ArrayList<>(List.of(java.resolveSibling(tool).toString()));
+        if (tool.equals("jstat")) {
+            command.addAll(List.of(arguments));
+            command.add(Long.toString(process.pid()));
+        } else {
+            command.add(Long.toString(process.pid()));
+            command.addAll(List.of(arguments));
+        }
+        Process run = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String printed = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        run.waitFor(30, TimeUnit.SECONDS);
         return printed;
     }
 

@@ -1,6 +1,7 @@
 package io.aigw.runtime;
 
 import io.aigw.runtime.admin.AdminKeysService;
+import io.aigw.runtime.admin.AdminPluginsService;
 import io.aigw.runtime.admin.AdminUsageService;
 import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.api.ChatCompletionsService;
@@ -13,9 +14,17 @@ import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
+import io.aigw.runtime.plugin.FolderWatcher;
+import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.plugin.PluginLoader;
+import io.aigw.runtime.plugin.PluginSet;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.routing.CurrentRoutes;
+import io.aigw.runtime.routing.PluginReloader;
+import io.aigw.runtime.routing.ProviderTable;
+import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
@@ -42,8 +51,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.HashSet;
-import java.util.Set;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
@@ -66,7 +73,9 @@ public final class Gateway implements AutoCloseable {
     // acknowledgement holds back up to 40 ms (Helidon's default leaves the algorithm on).
     private static final SocketOptions NO_DELAY = SocketOptions.builder().tcpNoDelay(true).build();
 
-    private final RoutingTable routing;
+    private final CurrentRoutes routes;
+    private final Optional<FolderWatcher> watcher;
+    private final PluginLoader plugins;
     private final GatewayStore store;
     private final BatchWriter<UsageRecord> usage;
     private final Optional<AccessLog> accessLog;
@@ -76,10 +85,13 @@ public final class Gateway implements AutoCloseable {
     private final WebServer server;
     private final Optional<String> generatedMasterKey;
 
-    private Gateway(RoutingTable routing, GatewayStore store, BatchWriter<UsageRecord> usage,
+    private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
+                    PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
                     Optional<AccessLog> accessLog, ChatForwarder forwarder, RequestObserver requests,
                     Duration gracePeriod, WebServer server, Optional<String> generatedMasterKey) {
-        this.routing = routing;
+        this.routes = routes;
+        this.watcher = watcher;
+        this.plugins = plugins;
         this.store = store;
         this.usage = usage;
         this.accessLog = accessLog;
@@ -93,6 +105,9 @@ public final class Gateway implements AutoCloseable {
     /**
      * Builds and starts a gateway.
      *
+     * @param plugins     the plugins found beside the gateway's classes ({@link PluginDiscovery#discover()}),
+     *                    served beside those of the plugins folder ({@code gateway.plugins.dir}) for as
+     *                    long as it runs
      * @param upstreamTls trust for upstream HTTPS; empty means {@code gateway.upstream-tls} from the
      *                    settings, or the JDK's default trust store
      * @throws io.aigw.runtime.config.ConfigurationException when the settings or plugins cannot work
@@ -102,30 +117,41 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig config = GatewayConfig.read(settings);
         ListenerPorts.requireListenable(config.listener());
         TransportOptions transport = TransportOptions.from(settings);
-        List<Provider> providers = new ProviderFactory(settings).create(plugins);
-        RoutingTable routing = RoutingTable.of(providers);
-        LOG.log(Level.INFO, ProviderTable.render(routing));
-        PriceBook prices = PriceBook.of(Provider.prices(providers));
-        LOG.log(Level.INFO, "Price table " + prices.version() + ": " + prices.size() + " models priced");
-
-        Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
-        GatewayStore store = JdbcStore.open(config.database());
+        PluginLoader loader = new PluginLoader(plugins, config.plugins().folder());
         try {
-            return start(config, transport, providers, routing, masterKey, store, upstreamTls);
+            ProviderFactory factory = new ProviderFactory(settings);
+            PluginSet loaded = loader.load();
+            RoutingTable routing = PluginReloader.build(factory, loaded, List.of());
+            LOG.log(Level.INFO, ProviderTable.render(routing));
+            PriceBook prices = PriceBook.of(Provider.prices(routing.byPriority()));
+            LOG.log(Level.INFO, "Price table " + prices.version() + ": " + prices.size() + " models priced");
+
+            Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
+            GatewayStore store = JdbcStore.open(config.database());
+            try {
+                return start(config, transport, new Plugins(loader, factory, loaded, routing), masterKey, store,
+                        upstreamTls);
+            } catch (RuntimeException e) {
+                store.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
-            store.close();
+            loader.close();
             throw e;
         }
     }
 
-    private static Gateway start(GatewayConfig config, TransportOptions transport, List<Provider> providers,
-                                 RoutingTable routing,
+    /** The plugins loaded at start, the table built of them, and what reloads them. */
+    private record Plugins(PluginLoader loader, ProviderFactory factory, PluginSet loaded, RoutingTable routing) {
+    }
+
+    private static Gateway start(GatewayConfig config, TransportOptions transport, Plugins plugins,
                                  Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
         StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
-        GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, publicModelIds(routing));
+        GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, plugins.routing().publicModelIds());
         // Records wait out a database outage in the queue; only what overflows it is lost.
         BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),
                 Duration.ofMillis(20), store::recordUsage,
@@ -135,8 +161,12 @@ public final class Gateway implements AutoCloseable {
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
-        ChatForwarder forwarder = new ChatForwarder(providers, upstream.timeouts(), upstream.keyCooldown(), tls,
+        ChatForwarder forwarder = new ChatForwarder(upstream.timeouts(), upstream.keyCooldown(), tls,
                 transport.upstreamPool(), metrics);
+        CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), new CurrentRoutes.Lifecycle(
+                snapshot -> forwarder.retain(snapshot.table().byPriority()),
+                snapshot -> forwarder.release(snapshot.table().byPriority())));
+        PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
         GatewayConfig.Listener listener = config.listener();
 
@@ -145,11 +175,12 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routing, forwarder, usage, metrics, limits.maxBodyBytes(),
+                        new ChatCompletionsService(routes, forwarder, usage, metrics, limits.maxBodyBytes(),
                                 limits.maxConcurrentRequests()))
-                .register("/api/v1/models", new ModelsService(routing, config.name()))
+                .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
+                .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader))
                 .error(ApiException.class, (request, response, e) -> e.error().send(response))
                 .error(StoreUnavailableException.class, (request, response, e) -> {
                     response.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1,
@@ -179,7 +210,7 @@ public final class Gateway implements AutoCloseable {
                 .routing(httpRouting);
         ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
                 .addObserver(HealthObserver.builder().details(true)
-                        .addCheck(new ReadinessCheck(routing, store)).build())
+                        .addCheck(new ReadinessCheck(() -> routes.current().table(), store)).build())
                 .addObserver(MetricsObserver.create());
         listener.observePort().ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
@@ -194,23 +225,16 @@ public final class Gateway implements AutoCloseable {
                 // Helidon logged why; ListenerPorts catches the usual causes before they get here.
                 throw new ConfigurationException("the server could not open its ports (see the log above).");
             }
-            return new Gateway(routing, store, usage, accessLog, forwarder, requests, config.gracePeriod(), started,
-                    generatedKey);
+            Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
+                    plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"));
+            return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder,
+                    requests, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
             usage.close();
             accessLog.ifPresent(AccessLog::close);
             forwarder.close();
             throw e;
         }
-    }
-
-    private static Set<String> publicModelIds(RoutingTable routing) {
-        Set<String> ids = new HashSet<>();
-        ids.add(RoutingTable.AUTO_MODEL);
-        for (Provider provider : routing.byPriority()) {
-            provider.catalogue().forEach(model -> ids.add(provider.publicId(model.id())));
-        }
-        return ids;
     }
 
     /** {@code stdout}, {@code off}, or a file that lines are appended to. */
@@ -239,9 +263,16 @@ public final class Gateway implements AutoCloseable {
         return generatedMasterKey;
     }
 
+    /** The routing table in force. */
     public RoutingTable routing() {
-        return routing;
+        return routes.current().table();
     }
+
+    /** The routing snapshot in force: its table and the plugins it was built from. */
+    public RoutingSnapshot routes() {
+        return routes.current();
+    }
+
 
     /** The store, for tests and tools that look at what the gateway recorded. */
     public GatewayStore store() {
@@ -260,11 +291,13 @@ public final class Gateway implements AutoCloseable {
      */
     @Override
     public void close() {
+        watcher.ifPresent(FolderWatcher::close);
         server.stop();
         requests.awaitIdle(gracePeriod);
         usage.close();
         accessLog.ifPresent(AccessLog::close);
         forwarder.close();
+        plugins.close();
         store.close();
     }
 }

@@ -2,17 +2,22 @@ package io.aigw.runtime;
 
 import io.aigw.runtime.cli.Command;
 import io.aigw.runtime.cli.KeysCommand;
+import io.aigw.runtime.cli.PluginsCommand;
 import io.aigw.runtime.cli.Usage;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.DatabaseConfig;
+import io.aigw.runtime.config.PluginsConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.StoreException;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.logging.common.LogConfig;
+import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,14 +32,16 @@ public final class Main {
 
     public static void main(String[] args) {
         switch (Command.of(args)) {
-            case Command.Help help -> Usage.print(System.out, PluginDiscovery.discover());
+            case Command.Help help -> printUsage(System.out);
             case Command.Version version -> Usage.printVersion(System.out);
             case Command.Mistake mistake -> {
                 System.err.println("gateway: " + mistake.problem());
-                Usage.print(System.err, PluginDiscovery.discover());
+                printUsage(System.err);
                 System.exit(KeysCommand.USAGE);
             }
             case Command.Keys keys -> System.exit(manageKeys(runtimeSettings(), keys.args()));
+            case Command.Plugins plugins -> System.exit(askAboutPlugins(new Settings(loadConfig(), System.getenv()),
+                    plugins.args()));
             case Command.Migrate migrate -> System.exit(migrate(runtimeSettings()));
             case Command.Serve serve -> serve(runtimeSettings());
         }
@@ -59,6 +66,37 @@ public final class Main {
             System.err.println("The gateway cannot start: " + e.getMessage());
             System.exit(2);
         }
+    }
+
+    /**
+     * The usage, with the key variables of the plugins installed. Plugins that cannot be loaded are
+     * left out: whatever is wrong with them, the start says so.
+     */
+    private static void printUsage(PrintStream out) {
+        Settings settings = new Settings(loadConfig(), System.getenv());
+        try (PluginLoader loader = new PluginLoader(PluginDiscovery.discover(),
+                PluginsConfig.read(settings).folder())) {
+            Usage.print(out, loader.load().all());
+        } catch (ConfigurationException e) {
+            Usage.print(out, List.of());
+        }
+    }
+
+    /**
+     * {@code gateway plugins ...}: asks the running gateway, at {@code GATEWAY_URL} or else this
+     * machine's configured port, with {@code GATEWAY_ADMIN_KEY} or else the configured master key.
+     */
+    private static int askAboutPlugins(Settings settings, List<String> args) {
+        URI url;
+        try {
+            url = URI.create(settings.environment("GATEWAY_URL").orElseGet(() -> "http://127.0.0.1:"
+                    + settings.getInt("gateway.port", 8080)));
+        } catch (ConfigurationException | IllegalArgumentException e) {
+            System.err.println("gateway plugins: GATEWAY_URL or gateway.port is not usable: " + e.getMessage());
+            return PluginsCommand.USAGE;
+        }
+        Optional<String> adminKey = settings.environment("GATEWAY_ADMIN_KEY").or(() -> settings.get("gateway.master-key"));
+        return new PluginsCommand(url, adminKey, System.out, System.err).run(args);
     }
 
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */

@@ -8,8 +8,9 @@ import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
-import io.aigw.runtime.routing.RoutingTable;
+import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.transport.CallerWatch;
 import io.aigw.runtime.upstream.ChatForwarder;
@@ -40,7 +41,7 @@ import java.util.concurrent.Semaphore;
 public final class ChatCompletionsService implements HttpService {
     private static final String JSON = "application/json";
 
-    private final RoutingTable routing;
+    private final CurrentRoutes routing;
     private final ChatForwarder forwarder;
     private final BatchWriter<UsageRecord> usage;
     private final GatewayMetrics metrics;
@@ -49,7 +50,7 @@ public final class ChatCompletionsService implements HttpService {
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
     private final Semaphore inFlight;
 
-    public ChatCompletionsService(RoutingTable routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
+    public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
                                   GatewayMetrics metrics, long maxBodyBytes, int maxConcurrent) {
         this.routing = routing;
         this.forwarder = forwarder;
@@ -93,8 +94,10 @@ public final class ChatCompletionsService implements HttpService {
         request.context().register(report);
         metrics.requestStarted();
         int status = 0;
+        // Held to the end, a stream's included: the request finishes on the providers it started with.
+        RoutingSnapshot routes = routing.acquire();
         try {
-            forwardWatched(chat, response, report);
+            forwardWatched(chat, routes.table().destination(chat.model()), response, report);
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
@@ -102,6 +105,7 @@ public final class ChatCompletionsService implements HttpService {
         } finally {
             // An answer cut short ends the connection with an exception; the report says how it was cut.
             status = status == 0 ? report.status() : status;
+            routes.release();
             metrics.requestEnded();
             count(report, status);
             usage.offer(record(request, chat, report, status, started));
@@ -109,8 +113,8 @@ public final class ChatCompletionsService implements HttpService {
     }
 
     /** Forwards with the caller watched once the call takes a while: one that leaves ends it, not its timeout. */
-    private void forwardWatched(ChatRequest chat, ServerResponse response, CallReport report) {
-        Destination destination = routing.destination(chat.model());
+    private void forwardWatched(ChatRequest chat, Destination destination, ServerResponse response,
+                                CallReport report) {
         try (CallerWatch watch = CallerWatch.forThisRequest()) {
             forwarder.forward(chat, destination, response, report, new Hangup(watch::start));
         }

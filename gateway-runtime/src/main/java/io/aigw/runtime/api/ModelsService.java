@@ -4,6 +4,7 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingTable;
 import io.helidon.http.HeaderValues;
@@ -19,16 +20,23 @@ import java.util.List;
 
 /**
  * {@code GET /api/v1/models}: {@code gateway/auto} first, then every installed provider's catalogue
- * in priority order, each id as a caller writes it. The catalogue is fixed at startup, so the
- * answer is rendered once.
+ * in priority order, each id as a caller writes it. The catalogue changes only when a plugin reload
+ * swaps the routing table, so the answer is rendered once per table.
  */
 public final class ModelsService implements HttpService {
     private static final System.Logger LOG = System.getLogger(ModelsService.class.getName());
 
-    private final byte[] body;
+    private final CurrentRoutes routes;
+    private final String gatewayLabel;
+    private volatile Rendered rendered;
 
-    public ModelsService(RoutingTable routing, String gatewayLabel) {
-        this.body = render(routing, gatewayLabel);
+    public ModelsService(CurrentRoutes routes, String gatewayLabel) {
+        this.routes = routes;
+        this.gatewayLabel = gatewayLabel;
+    }
+
+    /** The answer for one routing table. */
+    private record Rendered(RoutingTable table, byte[] body) {
     }
 
     /** The answer: {@code {"data":[...]}}, as OpenAI's model list. */
@@ -46,8 +54,14 @@ public final class ModelsService implements HttpService {
     }
 
     private void list(ServerRequest request, ServerResponse response) {
+        RoutingTable table = routes.current().table();
+        Rendered answer = rendered;
+        if (answer == null || answer.table() != table) {
+            answer = new Rendered(table, render(table, gatewayLabel));
+            rendered = answer;
+        }
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.send(body);
+        response.send(answer.body());
     }
 
     private static byte[] render(RoutingTable routing, String gatewayLabel) {

@@ -13,6 +13,10 @@ public sealed interface Command {
     record Keys(List<String> args) implements Command {
     }
 
+    /** {@code plugins ...}: the arguments after {@code plugins}, for {@link PluginsCommand}. */
+    record Plugins(List<String> args) implements Command {
+    }
+
     /** {@code migrate}: bring the database's schema up to date and exit. */
     record Migrate() implements Command {
     }
@@ -36,6 +40,7 @@ public sealed interface Command {
         String first = args.getFirst();
         return switch (first) {
             case "keys" -> new Keys(List.copyOf(args.subList(1, args.size())));
+            case "plugins" -> new Plugins(List.copyOf(args.subList(1, args.size())));
             case "migrate" -> args.size() == 1 ? new Migrate() : new Mistake("migrate takes no arguments");
             case "help", "--help", "-h" -> new Help();
             case "version", "--version" -> new Version();

@@ -16,6 +16,9 @@ public final class Usage {
             usage: gateway                 start the server
                    gateway keys create --name <name> [--admin] | list | revoke <id>
                                            manage workspace keys in the database, without a server
+                   gateway plugins list | reload [--url <url>]
+                                           ask the running gateway for its plugins, or to reload
+                                           its plugins folder now (GATEWAY_URL, GATEWAY_ADMIN_KEY)
                    gateway migrate         bring the database's schema up to date and exit
                    gateway version         print the version and exit
                    gateway help            print this and exit
@@ -26,6 +29,7 @@ public final class Usage {
               GATEWAY_MASTER_KEY       an admin key kept in configuration (sk-gw-...); without it, the
                                        first start on an empty database makes one and prints it once
               GATEWAY_DATABASE_URL     where keys and usage live (jdbc:sqlite:data/gateway.db)
+              GATEWAY_PLUGINS_DIR      the folder of plugin jars (plugins/), watched while the gateway runs
               GATEWAY_...              any setting of conf/gateway.yaml: gateway.max-body-size is
                                        GATEWAY_MAX_BODY_SIZE
             """;

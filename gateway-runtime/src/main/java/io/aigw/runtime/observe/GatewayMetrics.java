@@ -39,7 +39,7 @@ public final class GatewayMetrics {
     private static final double[] NO_PERCENTILES = {};
 
     private final Supplier<MeterRegistry> registry;
-    private final Set<String> knownModels;
+    private volatile Set<String> knownModels;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final AtomicInteger streamsInFlight = new AtomicInteger();
     /** Meters by name and label values: building a meter per request costs more than the request. */
@@ -55,6 +55,18 @@ public final class GatewayMetrics {
         this.registry = registry;
         this.knownModels = Set.copyOf(knownModels);
         registry();
+    }
+
+    /** The model ids that get their own label value from now on: a plugin reload changed the catalogues. */
+    public void knownModels(Set<String> ids) {
+        knownModels = Set.copyOf(ids);
+    }
+
+    /** Counts a reload of the plugins by how it ended: {@code applied} or {@code refused}. */
+    public void pluginReload(String result) {
+        counter(List.of("gateway.plugin.reloads", result), () -> Counter.builder("gateway.plugin.reloads")
+                .description("Reloads of the plugins while the gateway runs, applied or refused")
+                .tags(List.of(Tag.create("result", result)))).increment();
     }
 
     public void requestStarted() {

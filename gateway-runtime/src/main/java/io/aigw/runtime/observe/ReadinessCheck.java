@@ -6,6 +6,7 @@ import io.aigw.runtime.store.StoreHealth;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
+import java.util.function.Supplier;
 
 /**
  * Ready when providers are installed and the store serves; a load balancer sends traffic elsewhere
@@ -14,10 +15,11 @@ import io.helidon.health.HealthCheckType;
  * when ({@code store_down_since}, unix seconds).
  */
 public final class ReadinessCheck implements HealthCheck {
-    private final RoutingTable routing;
+    /** The table in force: plugins may come and go while the gateway runs. */
+    private final Supplier<RoutingTable> routing;
     private final GatewayStore store;
 
-    public ReadinessCheck(RoutingTable routing, GatewayStore store) {
+    public ReadinessCheck(Supplier<RoutingTable> routing, GatewayStore store) {
         this.routing = routing;
         this.store = store;
     }
@@ -34,8 +36,8 @@ public final class ReadinessCheck implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        HealthCheckResponse.Builder response = HealthCheckResponse.builder()
-                .detail("providers", routing.byPriority().size());
+        int providers = routing.get().byPriority().size();
+        HealthCheckResponse.Builder response = HealthCheckResponse.builder().detail("providers", providers);
         boolean storeUp = switch (store.health()) {
             case StoreHealth.Up up -> true;
             case StoreHealth.Down down -> {
@@ -45,6 +47,6 @@ public final class ReadinessCheck implements HealthCheck {
             }
         };
         response.detail("store", storeUp ? "up" : "down");
-        return response.status(storeUp && !routing.byPriority().isEmpty()).build();
+        return response.status(storeUp && providers > 0).build();
     }
 }

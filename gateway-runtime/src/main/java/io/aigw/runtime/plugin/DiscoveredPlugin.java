@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.security.CodeSource;
 
 /**
- * A plugin found at startup and where it came from.
+ * A plugin found, beside the gateway's classes or in the plugins folder, and where it came from.
  *
  * @param source the plugin's jar file name, or its class name when it has no jar (tests)
  */

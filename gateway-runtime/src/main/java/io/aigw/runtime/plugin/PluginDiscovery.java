@@ -1,7 +1,7 @@
 package io.aigw.runtime.plugin;
 
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.spi.ProviderPlugin;
-import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -9,38 +9,40 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
- * Finds the installed provider plugins with {@link ServiceLoader}: on the module path every module
- * that {@code provides} {@link ProviderPlugin}, on a class path every
- * {@code META-INF/services} registration. A plugin that fails to load, or was built against a newer
- * SPI than the gateway's, is reported and skipped, so one broken jar does not take the others down.
+ * Finds the provider plugins that sit beside the gateway's own classes, with {@link ServiceLoader}:
+ * on the module path every module that {@code provides} {@link ProviderPlugin}, on a class path
+ * every {@code META-INF/services} registration. Tests and applications that embed the gateway put
+ * their plugins there; {@code bin/gateway} puts none there and has the gateway load the plugins
+ * folder instead ({@link PluginLoader}), where jars may come and go while it runs.
  */
 public final class PluginDiscovery {
-    private static final System.Logger LOG = System.getLogger(PluginDiscovery.class.getName());
 
     private PluginDiscovery() {
     }
 
-    /** Returns every plugin that loaded, in discovery order. */
+    /**
+     * Returns every plugin found, in discovery order.
+     *
+     * @throws ConfigurationException naming the plugin, when one cannot be made, was built against a
+     *                                newer SPI than the gateway's, or fails as it is asked what it declares
+     */
     public static List<DiscoveredPlugin> discover() {
         List<DiscoveredPlugin> found = new ArrayList<>();
         Iterator<ProviderPlugin> plugins = ServiceLoader.load(ProviderPlugin.class).iterator();
-        while (true) {
-            try {
-                if (!plugins.hasNext()) {
-                    break;
-                }
+        try {
+            while (plugins.hasNext()) {
                 ProviderPlugin plugin = plugins.next();
                 DiscoveredPlugin discovered = DiscoveredPlugin.of(plugin);
-                SpiCompatibility.refusal(plugin.getClass().getModule(), discovered.source())
-                        .ifPresentOrElse(reason -> LOG.log(Level.ERROR, reason), () -> found.add(discovered));
-            } catch (ServiceConfigurationError e) {
-                LOG.log(Level.ERROR, "A provider plugin failed to load and is skipped: " + e.getMessage(), e);
+                SpiCompatibility.refusal(plugin.getClass().getModule(), discovered.source()).ifPresent(reason -> {
+                    throw new ConfigurationException(reason);
+                });
+                PluginChecks.requireDeclarations(plugin, discovered.source());
+                found.add(discovered);
             }
+        } catch (ServiceConfigurationError e) {
+            throw new ConfigurationException("A provider plugin on the class path or module path cannot be made: "
+                    + StagedJar.causes(e));
         }
-        if (found.isEmpty()) {
-            LOG.log(Level.WARNING, "No provider plugins were found, so no model can be routed. Put plugin jars"
-                    + " in the distribution's plugins/ folder (or on the module path).");
-        }
-        return found;
+        return List.copyOf(found);
     }
 }

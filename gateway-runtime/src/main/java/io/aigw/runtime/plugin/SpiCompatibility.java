@@ -20,8 +20,12 @@ final class SpiCompatibility {
 
     /** Returns why the plugin in {@code module} cannot run on this gateway, or empty when it can. */
     static Optional<String> refusal(Module module, String source) {
-        return Optional.ofNullable(module.getDescriptor()).stream()
-                .flatMap(descriptor -> descriptor.requires().stream())
+        return Optional.ofNullable(module.getDescriptor()).flatMap(descriptor -> refusal(descriptor, source));
+    }
+
+    /** Returns why the plugin module {@code descriptor} declares cannot run on this gateway, or empty when it can. */
+    static Optional<String> refusal(ModuleDescriptor descriptor, String source) {
+        return descriptor.requires().stream()
                 .filter(requires -> requires.name().equals(SPI_MODULE))
                 .flatMap(requires -> requires.compiledVersion().stream())
                 .filter(compiledAgainst -> compiledAgainst.compareTo(GATEWAY_SPI) > 0)

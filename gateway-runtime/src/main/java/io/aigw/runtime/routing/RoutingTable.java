@@ -6,9 +6,11 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.Provider;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Maps a model id's prefix, the text before its first {@code /}, to the provider that serves it.
@@ -137,5 +139,15 @@ public final class RoutingTable {
 
     public Optional<Provider> catchAll() {
         return catchAll;
+    }
+
+    /** Every model id a caller may use to reach a listed model: {@link #AUTO_MODEL} and each catalogue's, prefixed. */
+    public Set<String> publicModelIds() {
+        Set<String> ids = new HashSet<>();
+        ids.add(AUTO_MODEL);
+        for (Provider provider : byPriority()) {
+            provider.catalogue().forEach(model -> ids.add(provider.publicId(model.id())));
+        }
+        return Set.copyOf(ids);
     }
 }

@@ -15,17 +15,14 @@ import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
 import io.aigw.runtime.upstream.UpstreamCall.CallerSide;
-import io.helidon.common.LazyValue;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
+import java.util.Collection;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The upstream layer's entry: sends a chat completion to where routing said, one
@@ -37,22 +34,21 @@ public final class ChatForwarder implements AutoCloseable {
     public static final HeaderName PROVIDER_HEADER = HeaderNames.create("X-Gateway-Provider");
 
     /** Built on first use: each loads a TLS trust store, which providers never called need not pay for. */
-    private final Map<String, LazyValue<UpstreamClient>> clients;
+    private final UpstreamClients clients;
     private final KeyCooldowns cooldowns;
     private final Deadlines deadlines;
     private final long totalNanos;
     private final UpstreamCall call;
     private final FallbackChain fallback;
 
-    public ChatForwarder(List<Provider> providers, UpstreamTimeouts timeouts, Duration keyCooldown,
-                         Optional<Tls> tls, Choice upstreamPool, GatewayMetrics metrics) {
+    /** Forwards to the providers of the routing snapshots {@link #retain retained}. */
+    public ChatForwarder(UpstreamTimeouts timeouts, Duration keyCooldown, Optional<Tls> tls, Choice upstreamPool,
+                         GatewayMetrics metrics) {
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
         this.totalNanos = timeouts.total().toNanos();
         this.cooldowns = new KeyCooldowns(keyCooldown);
-        this.clients = providers.stream().collect(Collectors.toUnmodifiableMap(Provider::name,
-                provider -> LazyValue.create(() -> new UpstreamClient(provider, timeouts, tls, upstreamPool))));
-        this.call = new UpstreamCall(provider -> clients.get(provider.name()).get(), timeouts, deadlines, cooldowns,
-                metrics);
+        this.clients = new UpstreamClients(provider -> new UpstreamClient(provider, timeouts, tls, upstreamPool));
+        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, cooldowns, metrics);
         this.fallback = new FallbackChain(metrics);
     }
 
@@ -105,9 +101,19 @@ public final class ChatForwarder implements AutoCloseable {
         return provider.apiKey().isPresent() && !cooldowns.isCoolingDown(provider.name());
     }
 
+    /** A routing snapshot of {@code providers} becomes current: requests may be forwarded to them. */
+    public void retain(Collection<Provider> providers) {
+        clients.retain(providers);
+    }
+
+    /** A routing snapshot of {@code providers} is released: the clients no current snapshot needs close. */
+    public void release(Collection<Provider> providers) {
+        clients.release(providers);
+    }
+
     @Override
     public void close() {
         deadlines.close();
-        clients.values().stream().filter(LazyValue::isLoaded).map(LazyValue::get).forEach(UpstreamClient::close);
+        clients.close();
     }
 }

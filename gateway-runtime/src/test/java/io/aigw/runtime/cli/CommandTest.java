@@ -19,6 +19,12 @@ public final class CommandTest {
     }
 
     @Test
+    void pluginsPassesWhatFollowsToThePluginsCommand() {
+        assertEquals(new Command.Plugins(List.of("reload", "--url", "http://127.0.0.1:8080")),
+                Command.of("plugins", "reload", "--url", "http://127.0.0.1:8080"));
+    }
+
+    @Test
     void helpAndVersionHaveTheSpellingsUsersTry() {
         for (String help : List.of("help", "--help", "-h")) {
             assertEquals(new Command.Help(), Command.of(help));

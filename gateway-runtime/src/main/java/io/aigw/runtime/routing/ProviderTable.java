@@ -1,16 +1,18 @@
-package io.aigw.runtime;
+package io.aigw.runtime.routing;
 
 import io.aigw.runtime.plugin.Provider;
-import io.aigw.runtime.routing.RoutingTable;
 
-/** Renders the providers as the one table the gateway logs at startup. Never shows a key, only whether one is set. */
-final class ProviderTable {
+/**
+ * Renders the providers as the one table the gateway logs at startup and after each reload. Never
+ * shows a key, only whether one is set.
+ */
+public final class ProviderTable {
     private static final String ROW = "%n  %-12s %-6s %-10s %-9s %-22s %-4s %s";
 
     private ProviderTable() {
     }
 
-    static String render(RoutingTable routing) {
+    public static String render(RoutingTable routing) {
         StringBuilder table = new StringBuilder("Providers (" + routing.byPriority().size() + "), in gateway/auto order:");
         table.append(String.format(ROW, "prefix", "strip", "catch-all", "priority", "default model", "key", "base URL"));
         for (Provider provider : routing.byPriority()) {

@@ -1,0 +1,67 @@
+package io.aigw.runtime.routing;
+
+import io.aigw.runtime.plugin.PluginSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * One generation of routing: a table (with {@code gateway/auto}'s chain) and the plugins it was
+ * built from, never changed once made. A reload builds the next one aside and {@link CurrentRoutes}
+ * swaps it in at once.
+ *
+ * <p>A chat request holds the snapshot it routed its model with from its start to its end
+ * ({@link CurrentRoutes#acquire()}, {@link #release()}), so a request or stream in flight finishes
+ * on the providers it started with. A snapshot is held too while it is the current one; once
+ * replaced, it is released when its last request ends: then its providers' upstream clients close,
+ * and nothing holds its plugins' class loaders any more.
+ */
+public final class RoutingSnapshot {
+    private final long generation;
+    private final RoutingTable table;
+    private final PluginSet plugins;
+    private final Consumer<RoutingSnapshot> whenReleased;
+    /** Requests holding it, plus one while it is current; 0 for good: released. */
+    private final AtomicInteger holders = new AtomicInteger(1);
+
+    RoutingSnapshot(long generation, RoutingTable table, PluginSet plugins, Consumer<RoutingSnapshot> whenReleased) {
+        this.generation = generation;
+        this.table = table;
+        this.plugins = plugins;
+        this.whenReleased = whenReleased;
+    }
+
+    /** 1 for the table the gateway started with, one more at each reload applied. */
+    public long generation() {
+        return generation;
+    }
+
+    public RoutingTable table() {
+        return table;
+    }
+
+    public PluginSet plugins() {
+        return plugins;
+    }
+
+    /** Holds it for one more request, unless it was released already (then a newer one is current). */
+    boolean tryAcquire() {
+        for (int count = holders.get(); count > 0; count = holders.get()) {
+            if (holders.compareAndSet(count, count + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Ends one hold: a request's, at its end, or the current one's, when a reload replaces it. */
+    public void release() {
+        if (holders.decrementAndGet() == 0) {
+            whenReleased.accept(this);
+        }
+    }
+
+    /** Whether every hold has ended, the current one's included. */
+    public boolean isReleased() {
+        return holders.get() == 0;
+    }
+}
