@@ -9,9 +9,12 @@ import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.routing.CurrentRoutes;
+import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.store.UsageRecord;
+import io.aigw.runtime.transport.CallerWatch;
 import io.aigw.runtime.upstream.ChatForwarder;
+import io.aigw.runtime.upstream.Hangup;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.BadRequestException;
 import io.helidon.http.HeaderNames;
@@ -94,16 +97,26 @@ public final class ChatCompletionsService implements HttpService {
         // Held to the end, a stream's included: the request finishes on the providers it started with.
         RoutingSnapshot routes = routing.acquire();
         try {
-            forwarder.forward(chat, routes.table().destination(chat.model()), response, report);
+            forwardWatched(chat, routes.table().destination(chat.model()), response, report);
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
             throw e;
         } finally {
+            // An answer cut short ends the connection with an exception; the report says how it was cut.
+            status = status == 0 ? report.status() : status;
             routes.release();
             metrics.requestEnded();
             count(report, status);
             usage.offer(record(request, chat, report, status, started));
+        }
+    }
+
+    /** Forwards with the caller watched once the call takes a while: one that leaves ends it, not its timeout. */
+    private void forwardWatched(ChatRequest chat, Destination destination, ServerResponse response,
+                                CallReport report) {
+        try (CallerWatch watch = CallerWatch.forThisRequest()) {
+            forwarder.forward(chat, destination, response, report, new Hangup(watch::start));
         }
     }
 

@@ -106,7 +106,12 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
             UpstreamTimeouts timeouts = new UpstreamTimeouts(
                     settings.getDuration("gateway.timeouts.connect", UpstreamTimeouts.DEFAULTS.connect()),
                     settings.getDuration("gateway.timeouts.first-byte", UpstreamTimeouts.DEFAULTS.firstByte()),
-                    settings.getDuration("gateway.timeouts.idle", UpstreamTimeouts.DEFAULTS.idle()));
+                    settings.getDuration("gateway.timeouts.idle", UpstreamTimeouts.DEFAULTS.idle()),
+                    settings.getDuration("gateway.timeouts.total", UpstreamTimeouts.DEFAULTS.total()));
+            if (timeouts.total().isNegative() || timeouts.total().isZero()) {
+                throw new ConfigurationException("gateway.timeouts.total must be longer than zero, not "
+                        + timeouts.total());
+            }
             Config tls = settings.node("gateway.upstream-tls");
             return new Upstream(timeouts, settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)),
                     tls.exists() ? Optional.of(tls) : Optional.empty());

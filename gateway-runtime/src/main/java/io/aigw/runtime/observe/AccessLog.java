@@ -20,6 +20,8 @@ import java.util.List;
  * and a half times as long per line and allocates ten times as much ({@code AccessLogLineBenchmark}).
  */
 public final class AccessLog implements AutoCloseable {
+    /** The longest text a line keeps of a value; real model ids and paths are far shorter. */
+    static final int MAX_TEXT = 256;
     /** Lines formatted at a time, giving way in between ({@link BatchWriter#giveWay}). */
     private static final int LINES_PER_STEP = 32;
 
@@ -37,7 +39,8 @@ public final class AccessLog implements AutoCloseable {
 
     /**
      * What one request leaves in the log. Absent values are null (or negative for numbers) and are
-     * left out of the line.
+     * left out of the line; a text longer than {@link #MAX_TEXT} characters is cut there, with
+     * {@code ...}: a caller chooses its model id and path, and a line must stay a line.
      */
     public record Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
                         String keyId, String model, String provider, String upstreamModel, Boolean stream,
@@ -83,14 +86,15 @@ public final class AccessLog implements AutoCloseable {
                 line.append(',');
             }
             line.append('"').append(name).append("\":\"");
+            int end = shownLength(value);
             int clean = 0;
-            while (clean < value.length() && !needsEscape(value.charAt(clean))) {
+            while (clean < end && !needsEscape(value.charAt(clean))) {
                 clean++;
             }
             // Ids, names and paths seldom hold anything to escape: their clean start goes in with one
             // append rather than a character at a time.
             line.append(value, 0, clean);
-            for (int i = clean; i < value.length(); i++) {
+            for (int i = clean; i < end; i++) {
                 char c = value.charAt(i);
                 switch (c) {
                     case '"' -> line.append("\\\"");
@@ -104,7 +108,18 @@ public final class AccessLog implements AutoCloseable {
                     }
                 }
             }
+            if (end < value.length()) {
+                line.append("...");
+            }
             line.append('"');
+        }
+
+        /** How much of {@code value} the line shows: all, or {@link #MAX_TEXT} chars without splitting a pair. */
+        private static int shownLength(String value) {
+            if (value.length() <= MAX_TEXT) {
+                return value.length();
+            }
+            return Character.isHighSurrogate(value.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
         }
 
         private static boolean needsEscape(char c) {

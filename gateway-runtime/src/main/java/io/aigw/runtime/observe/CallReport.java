@@ -76,6 +76,15 @@ public final class CallReport {
         this.firstByteNanos = firstByteNanos;
     }
 
+    /**
+     * Records that the answer did not end whole, after its status went out or before the caller
+     * could get one: 502 when the upstream broke, 504 when it timed out, 499 when the caller left.
+     * This is the status the call is counted and logged with; the caller saw another or none.
+     */
+    public void cutShort(int status) {
+        this.status = status;
+    }
+
     public void usage(TokenUsage usage) {
         this.usage = usage;
     }
@@ -89,7 +98,10 @@ public final class CallReport {
         return upstreamModel;
     }
 
-    /** The status the caller got from the upstream layer, or 0 when the gateway answered itself. */
+    /**
+     * The status the caller got from the upstream layer, or the one that says how its answer was cut
+     * short ({@link #cutShort}); 0 when the gateway answered itself.
+     */
     public int status() {
         return status;
     }

@@ -77,8 +77,10 @@ public final class RequestObserver implements Filter {
         }
         CallReport report = chat.get();
         TokenUsage usage = report.usage();
+        // The report's status, when it has one, also says how an answer that began with 200 was cut short.
+        int status = report.status() > 0 ? report.status() : response.status().code();
         return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
-                request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
+                request.prologue().uriPath().path(), status, (now - started) / 1000, keyId,
                 report.requestedModel(), report.provider(), report.upstreamModel(), report.isStream(),
                 report.fallbacks(), report.firstByteNanos() > 0 ? (report.firstByteNanos() - started) / 1000 : -1,
                 usage.promptTokens(), usage.completionTokens(), usage.totalTokens());

@@ -42,8 +42,12 @@ public final class CallerProtocols {
                     ? List.of(new PrefaceSelector(upgradable, prefaced))
                     : List.of(upgradable, prefaced);
         }
-        return options.restartingReader()
-                ? selectors.stream().<ServerConnectionSelector>map(RestartingReaderSelector::new).toList()
+        if (options.restartingReader()) {
+            selectors = selectors.stream().<ServerConnectionSelector>map(RestartingReaderSelector::new).toList();
+        }
+        // Outermost: the restarting reader reads the caller through the socket this one reads ahead on.
+        return options.callerWatch()
+                ? selectors.stream().<ServerConnectionSelector>map(WatchableSelector::new).toList()
                 : selectors;
     }
 }

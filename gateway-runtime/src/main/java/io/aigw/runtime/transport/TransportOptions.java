@@ -11,10 +11,13 @@ import java.util.Locale;
  * @param restartingReader   callers' connections are read through {@link RestartingDataReader}
  * @param protocolSelection  who picks HTTP/1.1 or HTTP/2 for a caller's connection (with HTTP/2 on)
  * @param upstreamPool       whose pool holds the keep-alive connections to upstreams
+ * @param callerWatch        callers' connections are read ahead while their requests wait on an
+ *                           upstream, to notice a caller leaving ({@link CallerWatch})
  */
-public record TransportOptions(boolean restartingReader, Choice protocolSelection, Choice upstreamPool) {
+public record TransportOptions(boolean restartingReader, Choice protocolSelection, Choice upstreamPool,
+                               boolean callerWatch) {
     /** Every workaround on. */
-    public static final TransportOptions DEFAULTS = new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY);
+    public static final TransportOptions DEFAULTS = new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY, true);
 
     /** The gateway's own way, or Helidon's. */
     public enum Choice {
@@ -34,7 +37,8 @@ public record TransportOptions(boolean restartingReader, Choice protocolSelectio
         return new TransportOptions(
                 settings.getBoolean("gateway.transport.restarting-reader", DEFAULTS.restartingReader()),
                 choice(settings, "gateway.transport.protocol-selection"),
-                choice(settings, "gateway.transport.upstream-pool"));
+                choice(settings, "gateway.transport.upstream-pool"),
+                settings.getBoolean("gateway.transport.caller-watch", DEFAULTS.callerWatch()));
     }
 
     private static Choice choice(Settings settings, String key) {

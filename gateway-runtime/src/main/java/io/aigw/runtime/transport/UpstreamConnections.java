@@ -6,6 +6,7 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webclient.spi.DnsResolver;
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -27,6 +28,14 @@ public sealed interface UpstreamConnections extends AutoCloseable permits Gatewa
             case GATEWAY -> new GatewayConnections(webClient, client.prototype(), uri);
             case HELIDON -> new HelidonConnections(client);
         };
+    }
+
+    /**
+     * How an upstream's host is resolved: as written in its base URL, so that TLS verifies an IP
+     * address against the certificate's IP addresses ({@link HostAsWrittenResolver}).
+     */
+    static DnsResolver hostAsWritten() {
+        return new HostAsWrittenResolver();
     }
 
     /**

@@ -51,6 +51,34 @@
  * Retired when Helidon's cache checks an idle connection when it is taken, not with a thread, and
  * its client's reader unlinks what it has consumed.
  *
+ * <h2>4. TLS that verifies an upstream's host as its URL writes it</h2>
+ * Helidon's client gives the TLS handshake the host name of the address it resolved, and an
+ * address resolved from digits ({@code https://127.0.0.1}) has none until reverse DNS is asked: the
+ * certificate is then checked against that name ({@code localhost}), not the address, and each new
+ * connection waits on a reverse lookup. {@link io.aigw.runtime.transport.HostAsWrittenResolver}
+ * returns an address that carries the literal as its name, so an IP address is verified against
+ * the certificate's IP addresses (and sent no SNI), as curl, nginx and Envoy do; a name resolves as
+ * before. Not switchable: Helidon's path verifies a name nobody configured. Shown by
+ * {@code HostAsWrittenResolverTest}. Retired when Helidon's {@code Tls.createSocket} takes the
+ * connection's host as written rather than {@code InetSocketAddress.getHostName()}.
+ *
+ * <h2>5. A caller that hangs up is noticed while its request waits ({@code gateway.transport.caller-watch})</h2>
+ * Helidon reads a caller's HTTP/1.1 connection only between requests, and offers no way to learn
+ * that a caller closed its connection while a handler works: a caller that hangs up while its
+ * request waits on an upstream is noticed only when the answer is written, after the upstream has
+ * generated all of it (up to the first-byte timeout for a plain answer, the next event for a quiet
+ * stream). {@link io.aigw.runtime.transport.ReadAheadSocket} reads the caller's socket ahead while
+ * the handler watches ({@link io.aigw.runtime.transport.CallerWatch}): the end of the connection
+ * there ends the upstream call at once, as nginx's check for a broken connection does, and bytes
+ * there (a pipelined request) are handed to the connection's reader as its next read, so nothing
+ * is lost or reordered. A request is watched once its upstream call has lasted one tick of the
+ * upstream deadlines (a tenth of the shortest upstream timeout, 100 ms at most): the read ahead
+ * hands the connection's next read from one thread to another, which a quick call need not pay.
+ * Like nginx, a caller that only half-closes its side counts as gone. Not for
+ * HTTP/2, whose streams Helidon handles on threads of their own. Shown by {@code CallerLeavesTest}
+ * (Helidon's path keeps the upstream call when the switch is off). Retired when Helidon tells a
+ * handler that its connection closed.
+ *
  * <p>Gone with Helidon 4.5.0: a global {@code MapperManager} set at start (Helidon 4.4.0's registry
  * made a new manager for each header value converted; fixed upstream, and the request path no
  * longer converts header values through it). Not here: how many carrier threads run the virtual

@@ -8,8 +8,7 @@ package io.aigw.runtime.upstream;
 sealed interface CallOutcome {
 
     /**
-     * The upstream's answer went to the caller: a whole answer, or a stream that ran to its end or
-     * until the caller left.
+     * The upstream's answer went to the caller whole: a plain answer, or a stream that ran to its end.
      *
      * @param status the status the caller got
      */
@@ -24,11 +23,22 @@ sealed interface CallOutcome {
     }
 
     /**
-     * A stream broke after its first bytes reached the caller, who got one error event and the end
-     * of the stream; nothing more can be sent.
+     * The answer broke after its first bytes reached the caller; nothing more can be sent.
      *
-     * @param message what the error event said
+     * @param status     what the call is recorded as: 502 when the upstream broke, 504 when it timed out
+     * @param message    what went wrong, as a stream's error event said it
+     * @param answerEnds whether the caller's answer still ends in good form, as a stream does after
+     *                   its error event; a plain answer cannot, and its connection closes instead, so
+     *                   that the caller sees it cut rather than taking it for whole
      */
-    record FailedAfterFirstByte(String message) implements CallOutcome {
+    record FailedAfterFirstByte(int status, String message, boolean answerEnds) implements CallOutcome {
+    }
+
+    /**
+     * The caller left before its answer was whole, and the upstream call ended with it; recorded as
+     * 499, as nginx logs a caller that closed its connection.
+     */
+    record CallerLeft() implements CallOutcome {
+        static final int STATUS = 499;
     }
 }

@@ -10,10 +10,15 @@ import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.transport.TransportOptions.Choice;
+import io.aigw.runtime.upstream.CallOutcome.Answered;
+import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
+import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
+import io.aigw.runtime.upstream.UpstreamCall.CallerSide;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.Collection;
@@ -32,6 +37,7 @@ public final class ChatForwarder implements AutoCloseable {
     private final UpstreamClients clients;
     private final KeyCooldowns cooldowns;
     private final Deadlines deadlines;
+    private final long totalNanos;
     private final UpstreamCall call;
     private final FallbackChain fallback;
 
@@ -39,6 +45,7 @@ public final class ChatForwarder implements AutoCloseable {
     public ChatForwarder(UpstreamTimeouts timeouts, Duration keyCooldown, Optional<Tls> tls, Choice upstreamPool,
                          GatewayMetrics metrics) {
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
+        this.totalNanos = timeouts.total().toNanos();
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = new UpstreamClients(provider -> new UpstreamClient(provider, timeouts, tls, upstreamPool));
         this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, cooldowns, metrics);
@@ -47,19 +54,35 @@ public final class ChatForwarder implements AutoCloseable {
 
     /**
      * Forwards a request to its destination and answers the caller, unless the request fails as a
-     * whole before any provider is called.
+     * whole before any provider is called. The call ends early when {@code hangup} hears that the
+     * caller left, and at {@code gateway.timeouts.total} from the request's arrival.
      *
      * @throws ApiException 502 when the one provider has no key, or {@code gateway/auto} has no usable one
+     * @throws CloseConnectionException when a plain answer was cut short or the caller left: the
+     *                                  caller's connection must close, since the answer cannot end well
      */
     public void forward(UpstreamRequest request, Destination destination, ServerResponse response,
-                        CallReport report) {
+                        CallReport report, Hangup hangup) {
+        CallerSide caller = new CallerSide(response, report, hangup, report.startedNanos() + totalNanos);
         CallOutcome outcome = switch (destination) {
-            case Route route -> call.attempt(request, requireKey(route), response, report);
+            case Route route -> call.attempt(request, requireKey(route), caller);
             case AutoChain chain -> fallback.tryInOrder(chain.routes(this::usable),
-                    route -> call.attempt(request, route, response, report));
+                    route -> call.attempt(request, route, caller));
         };
-        if (outcome instanceof FailedBeforeFirstByte(Failure failure)) {
-            failure.send(response, report);
+        switch (outcome) {
+            case Answered answered -> {
+            }
+            case FailedBeforeFirstByte(Failure failure) -> failure.send(response, report);
+            case FailedAfterFirstByte(int status, String message, boolean answerEnds) -> {
+                report.cutShort(status);
+                if (!answerEnds) {
+                    throw new CloseConnectionException(message);
+                }
+            }
+            case CallerLeft left -> {
+                report.cutShort(CallerLeft.STATUS);
+                throw new CloseConnectionException("The caller left before its answer was whole");
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
+import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 import io.aigw.runtime.upstream.SseRelay.CallerGone;
 import io.aigw.runtime.upstream.SseRelay.UpstreamBroke;
@@ -23,8 +24,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Relays an upstream's event stream to the caller through an {@link SseRelay}: starts the caller's
- * answer, and ends it when either side stops. A stream that breaks or goes silent ends with one
- * error event, since its status has long been sent; a caller that leaves ends the upstream call.
+ * answer, and ends it when either side stops. A stream that breaks, goes silent or runs out of time
+ * ends with one error event, since its status has long been sent; a caller that leaves ends the
+ * upstream call.
  */
 final class EventStreamRelay {
     private static final System.Logger LOG = System.getLogger(EventStreamRelay.class.getName());
@@ -61,18 +63,16 @@ final class EventStreamRelay {
         } catch (UpstreamBroke e) {
             // Disarm first: a pending interrupt would otherwise close the caller's socket too.
             deadline.close();
-            boolean silent = deadline.expired();
-            String message = silent
-                    ? "Upstream " + provider.prefix() + " sent nothing for " + Failure.seconds(timeouts.idle())
-                    + " (gateway.timeouts.idle); the stream was cut."
-                    : "The connection to upstream " + provider.prefix() + " broke mid-stream.";
-            endWithError(relay, out, errorEvent(message, silent ? "timeout" : null));
-            return new FailedAfterFirstByte(message);
+            CallOutcome cut = AnswerCut.of(deadline.reason(), provider, timeouts, true);
+            if (cut instanceof FailedAfterFirstByte(int status, String message, boolean ends)) {
+                endWithError(relay, out, errorEvent(message, status == AnswerCut.TIMED_OUT ? "timeout" : null));
+            }
+            return cut;
         } catch (CallerGone | UncheckedIOException e) {
             // Leaving now closes the upstream response unread, which drops its connection: the
             // upstream stops generating for a caller who is gone.
             LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
-            return new Answered(Status.OK_200.code());
+            return new CallerLeft();
         } catch (IOException e) {
             LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
             return new Answered(Status.OK_200.code());

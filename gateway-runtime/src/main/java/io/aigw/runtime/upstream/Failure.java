@@ -18,9 +18,12 @@ import java.util.function.Function;
  *
  * @param summary a few words for the list of what {@code gateway/auto} tried
  * @param headers the upstream's headers that go back with it ({@link RelayedHeaders})
+ * @param movesOn whether another provider may answer where this one failed: after a status
+ *                {@link UpstreamStatus#movesOn()}, which includes the gateway's own 502 and 504 for
+ *                an unreachable or silent upstream; never once the call's total time is up
  */
 record Failure(Status status, byte[] body, String summary, Function<String, byte[]> rewrite,
-               List<Header> headers) {
+               List<Header> headers, boolean movesOn) {
 
     /** The upstream answered an error status; {@code normalized} is its body in the OpenAI shape. */
     static Failure answered(int status, byte[] normalized, HttpClientResponse upstream) {
@@ -31,16 +34,54 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
     static Failure answered(int status, byte[] normalized, List<Header> relayedHeaders) {
         String upstreamMessage = UpstreamErrors.message(normalized);
         return new Failure(Status.create(status), normalized, status + " " + upstreamMessage,
-                message -> UpstreamErrors.withMessage(normalized, message), relayedHeaders);
+                message -> UpstreamErrors.withMessage(normalized, message), relayedHeaders,
+                UpstreamStatus.of(status).movesOn());
     }
 
-    /** The upstream could not be reached, or its connection broke before its answer was whole: a 502. */
+    /**
+     * The upstream refused the gateway's own key (401/403): a 502, since the caller's key is fine and
+     * an SDK reads a 401 as "your key is wrong". The upstream's text stays out: it may show part of
+     * the key; {@link RejectedKeyLog} tells the operator.
+     */
+    static Failure keyRejected(Provider provider, int status) {
+        String reason = "key rejected (" + status + ")";
+        return new Failure(Status.BAD_GATEWAY_502, authFailed("Upstream " + provider.prefix() + " refused the"
+                + " gateway's own API key (" + status + "). This is not about your key: the gateway's operator must"
+                + " fix the key for " + provider.prefix() + "."), reason, Failure::authFailed, List.of(), true);
+    }
+
+    private static byte[] authFailed(String message) {
+        return ApiError.toJson(message, "upstream_error", null, "upstream_auth_failed");
+    }
+
+    /**
+     * The upstream could not be reached, or its connection broke before its answer was whole: a 502
+     * that says how in a few words of the gateway's own. The cause's text stays out: it names the
+     * upstream's address, which is the operator's business ({@link UpstreamCall} logs it).
+     */
     static Failure unreachable(Provider provider, Exception cause) {
-        String reason = "unreachable: " + describe(cause);
-        ApiError error = ApiError.upstream("Upstream " + provider.prefix() + " at " + provider.baseUrl()
-                + " is " + reason);
-        return new Failure(error.status(), error.toJson(), reason,
-                message -> ApiError.upstream(message).toJson(), List.of());
+        String reason = "unreachable: " + ConnectFailure.of(cause).describe();
+        return upstreamError("Upstream " + provider.prefix() + " is " + reason + ".", reason);
+    }
+
+    /** A 2xx answer to a plain request whose body is not a JSON object (a proxy's page, text, nothing): a 502. */
+    static Failure notJson(Provider provider, int status) {
+        return upstreamError("Upstream " + provider.prefix() + " answered " + status + " with a body that is not a"
+                + " JSON object.", "answered " + status + " without JSON");
+    }
+
+    /** A 2xx answer to a stream request that is not an event stream ({@code contentType} empty when none): a 502. */
+    static Failure notAnEventStream(Provider provider, String contentType) {
+        String shown = contentType.isEmpty() ? "no Content-Type"
+                : "'" + (contentType.length() > 100 ? contentType.substring(0, 100) + "..." : contentType) + "'";
+        return upstreamError("Upstream " + provider.prefix() + " answered a stream request with " + shown
+                + ", not an event stream.", "answered without an event stream");
+    }
+
+    private static Failure upstreamError(String message, String summary) {
+        ApiError error = ApiError.upstream(message);
+        return new Failure(error.status(), error.toJson(), summary, text -> ApiError.upstream(text).toJson(),
+                List.of(), true);
     }
 
     /** No response headers came within {@code firstByte}: a 504. */
@@ -54,24 +95,27 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
         return timeout(provider, "stopped sending its response for " + seconds(idle) + " (gateway.timeouts.idle)");
     }
 
-    private static Failure timeout(Provider provider, String what) {
-        ApiError error = ApiError.upstreamTimeout("Upstream " + provider.prefix() + " " + what + ".");
-        return new Failure(error.status(), error.toJson(), "timed out",
-                message -> ApiError.upstreamTimeout(message).toJson(), List.of());
+    /**
+     * The call ran past {@code total} before the caller got a byte: a 504, after which no other
+     * provider is tried, since the caller's time is up for all of them.
+     */
+    static Failure outOfTime(Provider provider, Duration total) {
+        return timeout(provider, "did not answer within " + seconds(total) + " (gateway.timeouts.total)", false);
     }
 
-    /**
-     * Whether another provider may answer where this one failed: after a status
-     * {@link UpstreamStatus#movesOn()}, which includes the gateway's own 502 and 504 for an
-     * unreachable or silent upstream.
-     */
-    boolean movesOn() {
-        return UpstreamStatus.of(status.code()).movesOn();
+    private static Failure timeout(Provider provider, String what) {
+        return timeout(provider, what, true);
+    }
+
+    private static Failure timeout(Provider provider, String what, boolean movesOn) {
+        ApiError error = ApiError.upstreamTimeout("Upstream " + provider.prefix() + " " + what + ".");
+        return new Failure(error.status(), error.toJson(), "timed out",
+                message -> ApiError.upstreamTimeout(message).toJson(), List.of(), movesOn);
     }
 
     /** The same failure with another message; a lone upstream answer keeps its status, type and code. */
     Failure withMessage(String message) {
-        return new Failure(status, rewrite.apply(message), summary, rewrite, headers);
+        return new Failure(status, rewrite.apply(message), summary, rewrite, headers, movesOn);
     }
 
     void send(ServerResponse response, CallReport report) {
@@ -85,14 +129,5 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
     /** A timeout as a message shows it: {@code 120 s}, or {@code 1500 ms} when not whole seconds. */
     static String seconds(Duration duration) {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
-    }
-
-    private static String describe(Exception cause) {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String text = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return text.length() > 200 ? text.substring(0, 200) : text;
     }
 }

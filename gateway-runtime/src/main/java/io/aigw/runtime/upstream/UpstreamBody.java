@@ -3,31 +3,37 @@ package io.aigw.runtime.upstream;
 import io.helidon.webclient.api.HttpClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.OptionalLong;
 
-/** Reads an upstream's answer whole, for a plain answer or an error. */
-final class UpstreamBody {
-    /** Bodies up to this size, with a Content-Length, are read into an array of exactly that size. */
-    private static final long MAX_SIZED_BODY = 16 * 1024 * 1024;
-
-    private UpstreamBody() {
-    }
+/**
+ * The start of an upstream's body, read up to a limit: all of it when it fits, so that the heap
+ * holds at most the limit per answer however large the upstream's answer is.
+ *
+ * @param bytes the bytes read
+ * @param whole whether they are the whole body
+ */
+record UpstreamBody(byte[] bytes, boolean whole) {
 
     /**
-     * Reads the whole body of {@code upstream} from {@code in}.
+     * Reads the body of {@code upstream} from {@code in}, up to {@code limit} bytes.
      *
      * @throws IOException when the body breaks off or does not match its Content-Length; the client
      *                     reports a broken connection unchecked, as an {@link java.io.UncheckedIOException}
      */
-    static byte[] read(HttpClientResponse upstream, InputStream in) throws IOException {
-        OptionalLong length = upstream.headers().contentLength();
-        return length.isPresent() && length.getAsLong() <= MAX_SIZED_BODY
-                ? readDeclared(in, (int) length.getAsLong()) : in.readAllBytes();
+    static UpstreamBody read(HttpClientResponse upstream, InputStream in, int limit) throws IOException {
+        OptionalLong declared = upstream.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() <= limit) {
+            return new UpstreamBody(readDeclared(in, (int) declared.getAsLong()), true);
+        }
+        // One byte past the limit tells a body of exactly the limit from a longer one.
+        byte[] start = readAtMost(in, limit + 1);
+        return new UpstreamBody(start, start.length <= limit);
     }
 
     /**
-     * Reads a body of known length into an array of that size: readAllBytes would read in 16 KB
-     * chunks, and the client allocates a buffer of each chunk's size too, for every answer.
+     * Reads a body of known length into an array of that size: reading to the end in chunks would
+     * allocate a buffer per chunk here and another in the client, for every answer.
      */
     private static byte[] readDeclared(InputStream in, int length) throws IOException {
         byte[] body = new byte[length];
@@ -36,5 +42,40 @@ final class UpstreamBody {
             throw new IOException("The upstream body did not match its Content-Length");
         }
         return body;
+    }
+
+    /**
+     * Whether the bytes can be a JSON object, as a chat completion is: they open with a brace and,
+     * when whole, close with one. What an upstream answers 200 that is not one (a proxy's page, a
+     * plain "OK", nothing, a body cut short) fails this; a body of braces that is not JSON inside
+     * would pass, which no parse of every answer on the request path is spent to catch.
+     */
+    boolean canBeJsonObject() {
+        int first = ReportedUsage.skipBlanks(bytes, 0, bytes.length);
+        if (first == bytes.length || bytes[first] != '{') {
+            return false;
+        }
+        int last = bytes.length - 1;
+        while (last > first && (bytes[last] == ' ' || bytes[last] == '\t' || bytes[last] == '\n' || bytes[last] == '\r')) {
+            last--;
+        }
+        return !whole || (last > first && bytes[last] == '}');
+    }
+
+    /** Reads until the end or {@code max} bytes, into an array that grows as the body does. */
+    private static byte[] readAtMost(InputStream in, int max) throws IOException {
+        byte[] buffer = new byte[Math.min(max, 8192)];
+        int length = 0;
+        while (length < max) {
+            if (length == buffer.length) {
+                buffer = Arrays.copyOf(buffer, Math.min(max, buffer.length * 2));
+            }
+            int n = in.read(buffer, length, buffer.length - length);
+            if (n < 0) {
+                break;
+            }
+            length += n;
+        }
+        return length == buffer.length ? buffer : Arrays.copyOf(buffer, length);
     }
 }

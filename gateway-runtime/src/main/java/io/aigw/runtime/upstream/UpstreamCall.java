@@ -5,6 +5,7 @@ import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
@@ -19,11 +20,14 @@ import java.util.function.Function;
  * sent: whether the caller gets it or another provider is tried first is {@link ChatForwarder}'s to
  * decide, by {@link FallbackChain} for {@code gateway/auto}.
  *
- * <p>The first-byte and idle timeouts hold from the request to the last byte read: a deadline runs
- * for the whole call, allowing {@code first-byte} for the headers and {@code idle} between reads.
+ * <p>The timeouts hold from the request to the last byte read: a deadline runs for the whole call,
+ * allowing {@code first-byte} for the headers and {@code idle} between reads, and ends the call at
+ * the request's {@code total} or when its caller leaves, whichever comes first.
  */
 final class UpstreamCall {
     private static final System.Logger LOG = System.getLogger(UpstreamCall.class.getName());
+    /** An error answer is a message; an upstream that sends more has the rest dropped unread. */
+    private static final int MAX_ERROR_BODY = 64 * 1024;
 
     private final Function<Provider, UpstreamClient> clients;
     private final UpstreamTimeouts timeouts;
@@ -31,6 +35,7 @@ final class UpstreamCall {
     private final KeyCooldowns cooldowns;
     private final GatewayMetrics metrics;
     private final EventStreamRelay streams;
+    private final JsonRelay answers;
 
     UpstreamCall(Function<Provider, UpstreamClient> clients, UpstreamTimeouts timeouts, Deadlines deadlines,
                  KeyCooldowns cooldowns, GatewayMetrics metrics) {
@@ -40,63 +45,121 @@ final class UpstreamCall {
         this.cooldowns = cooldowns;
         this.metrics = metrics;
         this.streams = new EventStreamRelay(timeouts, metrics);
+        this.answers = new JsonRelay(timeouts);
     }
 
-    CallOutcome attempt(UpstreamRequest request, Route route, ServerResponse response, CallReport report) {
+    /**
+     * The caller's side of one request, the same for every provider tried.
+     *
+     * @param endsAt when the request's total time is up, in {@link System#nanoTime()}
+     */
+    record CallerSide(ServerResponse response, CallReport report, Hangup hangup, long endsAt) {
+    }
+
+    CallOutcome attempt(UpstreamRequest request, Route route, CallerSide caller) {
         Provider provider = route.provider();
+        CallReport report = caller.report();
         report.attempt(provider.prefix(), route.upstreamModel());
+        if (caller.hangup().callerLeftAlready()) {
+            return new CallerLeft();
+        }
+        if (System.nanoTime() - caller.endsAt() >= 0) {
+            return new FailedBeforeFirstByte(Failure.outOfTime(provider, timeouts.total()));
+        }
         byte[] body = request.bodyFor(route);
         long started = System.nanoTime();
-        try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos())) {
+        try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos(), caller.endsAt())) {
+            caller.hangup().watch(deadline);
             HttpClientResponse upstream;
             try {
                 upstream = clients.apply(provider).post(body, request.stream(), report.requestId());
             } catch (RuntimeException e) {
                 report.waitedOnUpstream(System.nanoTime() - started);
-                return new FailedBeforeFirstByte(deadline.expired()
-                        ? Failure.noHeadersWithin(provider, timeouts.firstByte()) : Failure.unreachable(provider, e));
+                return ended(provider, deadline, e, true);
             }
             long headersAt = System.nanoTime();
             deadline.progress(timeouts.idle().toNanos());
             try (upstream) {
                 InputStream in = new ProgressInputStream(upstream.inputStream(), deadline);
                 UpstreamStatus status = UpstreamStatus.of(upstream.status().code());
-                if (status == UpstreamStatus.SUCCESS && request.stream() && RelayedHeaders.isEventStream(upstream)) {
-                    report.waitedOnUpstream(headersAt - started);
-                    return streams.relay(upstream, in, provider, response, deadline, request.addsUsage(route),
-                            report);
+                if (status != UpstreamStatus.SUCCESS) {
+                    return refused(upstream, in, status, provider, deadline, report, started);
                 }
-                return whole(upstream, in, status, route, deadline, response, report, started);
+                if (!request.stream()) {
+                    return answer(upstream, in, provider, deadline, caller, started);
+                }
+                report.waitedOnUpstream(headersAt - started);
+                if (!RelayedHeaders.isEventStream(upstream)) {
+                    return new FailedBeforeFirstByte(Failure.notAnEventStream(provider,
+                            RelayedHeaders.contentType(upstream, "")));
+                }
+                return streams.relay(upstream, in, provider, caller.response(), deadline, request.addsUsage(route),
+                        report);
             }
         }
     }
 
-    /** Reads an answer whole, then relays it if it is a success, or returns it as the failure it is. */
-    private CallOutcome whole(HttpClientResponse upstream, InputStream in, UpstreamStatus status, Route route,
-                              Deadlines.Deadline deadline, ServerResponse response, CallReport report,
-                              long started) {
-        Provider provider = route.provider();
-        byte[] answer;
+    /** Relays a 2xx answer to a plain request, or returns why it cannot be. */
+    private CallOutcome answer(HttpClientResponse upstream, InputStream in, Provider provider,
+                               Deadlines.Deadline deadline, CallerSide caller, long started) {
+        CallReport report = caller.report();
+        int code = upstream.status().code();
+        UpstreamBody start;
         try {
-            answer = UpstreamBody.read(upstream, in);
+            start = UpstreamBody.read(upstream, in, JsonRelay.WHOLE_LIMIT);
         } catch (IOException | RuntimeException e) {
             report.waitedOnUpstream(System.nanoTime() - started);
-            return new FailedBeforeFirstByte(deadline.expired()
-                    ? Failure.stalledFor(provider, timeouts.idle()) : Failure.unreachable(provider, e));
+            return ended(provider, deadline, e, false);
         }
+        // For a larger answer, only the wait for its first part: the rest arrives as the caller receives it.
+        report.waitedOnUpstream(System.nanoTime() - started);
+        if (!start.canBeJsonObject()) {
+            return new FailedBeforeFirstByte(Failure.notJson(provider, code));
+        }
+        if (start.whole()) {
+            return JsonRelay.send(caller.response(), upstream, code, start.bytes(), provider, report);
+        }
+        return answers.relay(caller.response(), upstream, code, start, in, provider, deadline, report);
+    }
+
+    /** Reads an error answer, up to {@link #MAX_ERROR_BODY}, and returns it as the failure it is. */
+    private CallOutcome refused(HttpClientResponse upstream, InputStream in, UpstreamStatus status, Provider provider,
+                                Deadlines.Deadline deadline, CallReport report, long started) {
         int code = upstream.status().code();
-        if (status == UpstreamStatus.SUCCESS) {
+        byte[] answer;
+        try {
+            answer = UpstreamBody.read(upstream, in, MAX_ERROR_BODY).bytes();
+        } catch (IOException | RuntimeException e) {
             report.waitedOnUpstream(System.nanoTime() - started);
-            return JsonRelay.send(response, upstream, code, answer, provider, report);
+            return ended(provider, deadline, e, false);
         }
         byte[] error = UpstreamErrors.normalize(code, answer, provider.prefix());
         report.waitedOnUpstream(System.nanoTime() - started);
         if (status == UpstreamStatus.KEY_REJECTED) {
             cooldowns.markRejected(provider.name());
             metrics.keyCooldown(provider.prefix());
-            LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " rejected the gateway's key (" + code
-                    + "); gateway/auto skips it during the cool-down. Check " + provider.apiKeyVariable() + ".");
+            LOG.log(Level.WARNING, RejectedKeyLog.line(provider, code, UpstreamErrors.message(error)));
+            return new FailedBeforeFirstByte(Failure.keyRejected(provider, code));
         }
         return new FailedBeforeFirstByte(Failure.answered(code, error, upstream));
+    }
+
+    /**
+     * How a wait on the upstream that failed with {@code cause} before the caller got a byte ends:
+     * as the deadline says (silent, out of time, caller gone), else the upstream is unreachable.
+     */
+    private CallOutcome ended(Provider provider, Deadlines.Deadline deadline, Exception cause, boolean forHeaders) {
+        Deadlines.Reason reason = deadline.reason();
+        if (reason == null) {
+            LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " at " + provider.baseUrl() + " failed: "
+                    + ConnectFailure.detail(cause));
+            return new FailedBeforeFirstByte(Failure.unreachable(provider, cause));
+        }
+        return switch (reason) {
+            case SILENT -> new FailedBeforeFirstByte(forHeaders ? Failure.noHeadersWithin(provider, timeouts.firstByte())
+                    : Failure.stalledFor(provider, timeouts.idle()));
+            case OUT_OF_TIME -> new FailedBeforeFirstByte(Failure.outOfTime(provider, timeouts.total()));
+            case CALLER_LEFT -> new CallerLeft();
+        };
     }
 }

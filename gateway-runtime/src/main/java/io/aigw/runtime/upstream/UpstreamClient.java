@@ -70,6 +70,7 @@ final class UpstreamClient {
                 .connectTimeout(timeouts.connect())
                 .readTimeout(readTimeout)
                 .followRedirects(false)
+                .dnsResolver(UpstreamConnections.hostAsWritten())
                 // This client's own cache, which close() empties, when Helidon's cache is the pool.
                 .shareConnectionCache(false)
                 .proxy(systemProxyFor(url) ? Proxy.create() : Proxy.noProxy());

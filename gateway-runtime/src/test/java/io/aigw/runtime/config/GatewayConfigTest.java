@@ -33,8 +33,8 @@ public final class GatewayConfigTest {
         assertEquals(10_485_760, config.limits().maxBodyBytes());
         assertEquals(Math.max(64, Runtime.getRuntime().maxMemory() / (128 * 1024)),
                 config.limits().maxConcurrentRequests());
-        assertEquals(new UpstreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(120), Duration.ofSeconds(120)),
-                config.upstream().timeouts());
+        assertEquals(new UpstreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(120), Duration.ofSeconds(120),
+                Duration.ofMinutes(10)), config.upstream().timeouts());
         assertEquals(Duration.ofSeconds(60), config.upstream().keyCooldown());
         assertEquals(Optional.empty(), config.upstream().tls());
         assertEquals("jdbc:sqlite:" + Path.of(System.getProperty("gateway.home", "."), "data", "gateway.db"),

@@ -1,6 +1,7 @@
 package io.aigw.runtime.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -58,20 +59,24 @@ final class AccessLogTest {
     }
 
     @Test
-    void linesLongerThanTheWritersBufferAreWrittenWholeBetweenShortOnes() {
+    void aLongTextIsCutSoThatALineStaysShortAndWhole() {
         String longModel = "m\u00e9".repeat(40_000);
+        String escapes = "\u0001".repeat(40_000);
+        // The cut would fall between the two halves of an emoji: it goes before the emoji instead.
+        String pairAtTheCut = "x".repeat(AccessLog.MAX_TEXT - 1) + "\uD83D\uDE00 and more";
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
             log.log(entry("req-1", "short"));
             log.log(entry("req-2", longModel));
-            log.log(entry("req-3", "short"));
-            log.log(entry("req-4", longModel + "\u00e9"));
+            log.log(entry("req-3", escapes));
+            log.log(entry("req-4", pairAtTheCut));
         }
 
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-        assertEquals(4, lines.size());
-        assertEquals(List.of("short", longModel, "short", longModel + "\u00e9"),
+        assertEquals(List.of("short", longModel.substring(0, AccessLog.MAX_TEXT) + "...",
+                        "\\u0001".repeat(AccessLog.MAX_TEXT) + "...", "x".repeat(AccessLog.MAX_TEXT - 1) + "..."),
                 lines.stream().map(line -> line.substring(line.indexOf("\"model\":\"") + 9, line.length() - 2)).toList());
+        assertTrue(lines.stream().allMatch(line -> line.length() < 2_000), String.join("\n", lines));
     }
 
     @Test

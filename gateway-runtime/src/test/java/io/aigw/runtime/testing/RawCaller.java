@@ -1,10 +1,15 @@
 package io.aigw.runtime.testing;
 
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * A caller on a bare socket, for tests that must hang up mid-answer: an HTTP client library would
@@ -32,6 +37,44 @@ public final class RawCaller {
                 + "\r\n" + headers + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
+    }
+
+    /** One answer read off a caller's connection: its status, headers (names in lower case) and body. */
+    public record Answer(int status, Map<String, String> headers, String body) {
+    }
+
+    /** Reads one answer, framed by its Content-Length or chunked, leaving the connection at the next. */
+    public static Answer readAnswer(InputStream in) throws IOException {
+        String statusLine = line(in);
+        if (statusLine.isEmpty()) {
+            throw new EOFException("the connection ended before an answer");
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (String header = line(in); !header.isEmpty(); header = line(in)) {
+            int colon = header.indexOf(':');
+            headers.put(header.substring(0, colon).strip().toLowerCase(Locale.ROOT), header.substring(colon + 1).strip());
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            for (int size = Integer.parseInt(line(in), 16); size > 0; size = Integer.parseInt(line(in), 16)) {
+                body.write(in.readNBytes(size));
+                line(in);
+            }
+            line(in);
+        } else {
+            body.write(in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0"))));
+        }
+        return new Answer(Integer.parseInt(statusLine.split(" ")[1]), headers, body.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {
+            if (b != '\r') {
+                line.write(b);
+            }
+        }
+        return line.toString(StandardCharsets.US_ASCII);
     }
 
     /** Reads until {@code marker} has arrived; fails if the stream ends first. */

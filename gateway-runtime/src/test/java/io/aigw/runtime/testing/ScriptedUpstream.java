@@ -114,6 +114,22 @@ public final class ScriptedUpstream implements AutoCloseable {
             out.flush();
         }
 
+        /**
+         * Sends the status line and headers of an answer of {@code contentLength} bytes, after which
+         * the connection closes: this upstream takes one request per connection.
+         */
+        public void startAnswer(int status, String contentType, long contentLength) throws IOException {
+            out.write(("HTTP/1.1 " + status + " OK\r\nContent-Type: " + contentType + "\r\nContent-Length: "
+                    + contentLength + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
+
+        /** Sends bytes as they are, outside any chunk: the body of an answer with a Content-Length. */
+        public void write(String text) throws IOException {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
         /** Sends bytes as one chunk. */
         public void send(String text) throws IOException {
             byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
@@ -140,10 +156,22 @@ public final class ScriptedUpstream implements AutoCloseable {
          * true when it did within the timeout.
          */
         public boolean keepStreamingUntilClosed(String event, Duration timeout) throws IOException {
+            return keepSendingUntilClosed(() -> send(event), timeout);
+        }
+
+        /**
+         * Writes {@code text} (no chunk framing) every 20 ms, as an upstream dripping a body would,
+         * until the gateway hangs up; true when it did within the timeout.
+         */
+        public boolean keepWritingUntilClosed(String text, Duration timeout) throws IOException {
+            return keepSendingUntilClosed(() -> write(text), timeout);
+        }
+
+        private boolean keepSendingUntilClosed(Step step, Duration timeout) throws IOException {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
                 try {
-                    send(event);
+                    step.run();
                 } catch (IOException e) {
                     return awaitClosedByPeer(Duration.ofSeconds(1));
                 }
@@ -172,6 +200,10 @@ public final class ScriptedUpstream implements AutoCloseable {
                 }
             }
             return false;
+        }
+
+        private interface Step {
+            void run() throws IOException;
         }
 
         private String readLine() throws IOException {

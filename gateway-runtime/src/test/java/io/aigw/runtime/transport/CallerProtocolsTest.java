@@ -234,14 +234,14 @@ public final class CallerProtocolsTest {
     @Test
     void withHelidonsSelectionAndReaderTheListenerHasHelidonsOwnSelectors() {
         List<ServerConnectionSelector> selectors = CallerProtocols.selectors(Config.empty(), true,
-                new TransportOptions(false, Choice.HELIDON, Choice.GATEWAY));
+                new TransportOptions(false, Choice.HELIDON, Choice.GATEWAY, false));
 
         assertEquals(2, selectors.size());
         assertInstanceOf(Http1ConnectionSelector.class, selectors.get(0));
         assertInstanceOf(Http2ConnectionSelector.class, selectors.get(1));
         assertInstanceOf(Http1ConnectionSelector.class,
                 CallerProtocols.selectors(Config.empty(), false, new TransportOptions(false, Choice.GATEWAY,
-                        Choice.GATEWAY)).getFirst());
+                        Choice.GATEWAY, false)).getFirst());
     }
 
     @Test
@@ -250,7 +250,9 @@ public final class CallerProtocolsTest {
                 TransportOptions.DEFAULTS);
 
         assertEquals(1, selectors.size());
-        assertInstanceOf(RestartingReaderSelector.class, selectors.getFirst());
+        assertInstanceOf(WatchableSelector.class, selectors.getFirst());
+        assertInstanceOf(RestartingReaderSelector.class, CallerProtocols.selectors(Config.empty(), true,
+                new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY, false)).getFirst());
         assertEquals(0, selectors.getFirst().bytesToIdentifyConnection());
         assertEquals(Set.of("http/1.1", "h2"), selectors.getFirst().supportedApplicationProtocols());
     }

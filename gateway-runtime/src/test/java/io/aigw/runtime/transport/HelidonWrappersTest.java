@@ -3,6 +3,7 @@ package io.aigw.runtime.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.helidon.common.buffers.DataReader;
+import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webclient.api.ClientConnection;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.spi.ServerConnection;
@@ -40,7 +41,11 @@ final class HelidonWrappersTest {
                 // Deprecated for removal; Helidon calls handle(Limit), which its default leads to.
                 new Wrapper(FirstBytesConnection.class, ServerConnection.class,
                         Set.of("handle(java.util.concurrent.Semaphore)")),
-                new Wrapper(PooledConnection.class, ClientConnection.class, Set.of()));
+                new Wrapper(PooledConnection.class, ClientConnection.class, Set.of()),
+                new Wrapper(ReadAheadSocket.class, HelidonSocket.class, Set.of()),
+                new Wrapper(WatchableConnection.class, ConnectionContext.class, Set.of()),
+                new Wrapper(WatchableSelector.class, ServerConnectionSelector.class, Set.of()),
+                new Wrapper(WatchableSelector.WatchedHandling.class, ServerConnection.class, Set.of()));
     }
 
     @ParameterizedTest

@@ -15,15 +15,16 @@ final class TransportOptionsTest {
 
     @Test
     void everyWorkaroundIsOnUnlessTurnedOff() {
-        assertEquals(new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY), options(Map.of(), Map.of()));
+        assertEquals(new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY, true), options(Map.of(), Map.of()));
     }
 
     @Test
     void eachFallsBackToHelidonsPathFromTheFileOrTheEnvironment() {
-        assertEquals(new TransportOptions(false, Choice.HELIDON, Choice.HELIDON), options(Map.of(
+        assertEquals(new TransportOptions(false, Choice.HELIDON, Choice.HELIDON, false), options(Map.of(
                 "gateway.transport.restarting-reader", "false",
                 "gateway.transport.protocol-selection", "Helidon"), Map.of(
-                "GATEWAY_TRANSPORT_UPSTREAM_POOL", "helidon")));
+                "GATEWAY_TRANSPORT_UPSTREAM_POOL", "helidon",
+                "GATEWAY_TRANSPORT_CALLER_WATCH", "false")));
     }
 
     @Test

@@ -125,6 +125,32 @@ public final class AutoFallbackTest {
     }
 
     @Test
+    void aSuccessThatIsNotJsonMovesOnToTheNextProvider() {
+        upstreams.get("openai").enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/html")
+                .body("<html>Sign in to the network</html>").build());
+        upstreams.get("gemini").enqueue(answer("from gemini"));
+
+        HttpResponse<String> response = gateway.chat(AUTO);
+
+        assertEquals(200, response.statusCode());
+        assertEquals("gemini", response.headers().firstValue("X-Gateway-Provider").orElseThrow());
+    }
+
+    @Test
+    void aStreamAnsweredWithJsonMovesOnToTheNextProvider() {
+        upstreams.get("openai").enqueue(answer("not a stream"));
+        upstreams.get("gemini").enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n").build());
+
+        HttpResponse<String> response = gateway.chat(
+                "{\"model\":\"gateway/auto\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
+
+        assertEquals(200, response.statusCode());
+        assertEquals("gemini", response.headers().firstValue("X-Gateway-Provider").orElseThrow());
+        assertEquals("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n", response.body());
+    }
+
+    @Test
     void aRejectedKeyIsSkippedByLaterRequestsUntilItsCooldownEnds() throws Exception {
         gateway.close();
         gateway = startGateway(Map.of("gateway.auto.key-cooldown", "1s"), Map.of());
@@ -169,8 +195,10 @@ public final class AutoFallbackTest {
         HttpResponse<String> response = gateway.chat(AUTO);
 
         assertEquals(502, response.statusCode());
-        assertTrue(response.body().startsWith("{\"error\":{\"message\":\"gateway/auto tried every usable provider"
-                + " and all failed: openai (unreachable: "), response.body());
+        assertEquals("{\"error\":{\"message\":\"gateway/auto tried every usable provider and all failed:"
+                + " openai (unreachable: the connection was refused); gemini (unreachable: the connection was refused);"
+                + " anthropic (unreachable: the connection was refused).\",\"type\":\"upstream_error\",\"param\":null,"
+                + "\"code\":null}}", response.body());
     }
 
     @Test

@@ -8,10 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aigw.runtime.config.UpstreamTimeouts;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class DeadlinesTest {
+    /** An end of the call far beyond any test. */
+    private static final long NEVER = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
     private final Deadlines deadlines = new Deadlines(Duration.ofMillis(5));
 
     @AfterEach
@@ -21,10 +25,76 @@ class DeadlinesTest {
 
     @Test
     void aPassedDeadlineInterruptsItsThread() {
-        Deadlines.Deadline deadline = deadlines.start(TimeUnit.MILLISECONDS.toNanos(50));
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.MILLISECONDS.toNanos(50), NEVER);
         try {
             assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
             assertTrue(deadline.expired());
+            assertEquals(Deadlines.Reason.SILENT, deadline.reason());
+        } finally {
+            deadline.close();
+        }
+        assertFalse(Thread.currentThread().isInterrupted());
+    }
+
+    @Test
+    void theCallsEndPassesWhateverItsProgress() {
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100));
+        Thread progress = Thread.ofVirtual().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                deadline.progress();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            }
+        });
+        try {
+            assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
+            assertEquals(Deadlines.Reason.OUT_OF_TIME, deadline.reason());
+        } finally {
+            progress.interrupt();
+            deadline.close();
+        }
+    }
+
+    @Test
+    void aCallThatLastsATickStartsWatchingItsCallerOnceAndAQuickOneNever() throws InterruptedException {
+        AtomicInteger watchesStarted = new AtomicInteger();
+        deadlines.start(TimeUnit.SECONDS.toNanos(30), NEVER).close();
+        Deadlines.Deadline slow = deadlines.start(TimeUnit.SECONDS.toNanos(30), NEVER);
+        try {
+            new Hangup(whenLeft -> watchesStarted.incrementAndGet()).watch(slow);
+            for (int i = 0; i < 200 && watchesStarted.get() == 0; i++) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(50);
+        } finally {
+            slow.close();
+        }
+        assertEquals(1, watchesStarted.get());
+    }
+
+    @Test
+    void aCallerThatLeavesEndsTheWaitAtOnceThroughItsHangup() {
+        Hangup hangup = new Hangup(whenLeft -> { });
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30), NEVER);
+        hangup.watch(deadline);
+        Thread.ofVirtual().start(hangup::callerLeft);
+        try {
+            assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
+            assertEquals(Deadlines.Reason.CALLER_LEFT, deadline.reason());
+        } finally {
+            deadline.close();
+        }
+    }
+
+    @Test
+    void aDeadlineWatchedAfterTheCallerLeftEndsAtOnce() {
+        Hangup hangup = new Hangup(whenLeft -> { });
+        hangup.callerLeft();
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30), NEVER);
+        try {
+            hangup.watch(deadline);
+            assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
+            assertEquals(Deadlines.Reason.CALLER_LEFT, deadline.reason());
         } finally {
             deadline.close();
         }
@@ -33,7 +103,7 @@ class DeadlinesTest {
 
     @Test
     void aClosedDeadlineNeverInterrupts() throws InterruptedException {
-        deadlines.start(TimeUnit.MILLISECONDS.toNanos(20)).close();
+        deadlines.start(TimeUnit.MILLISECONDS.toNanos(20), NEVER).close();
         Thread.sleep(200);
         assertFalse(Thread.currentThread().isInterrupted());
     }
@@ -42,7 +112,7 @@ class DeadlinesTest {
     void theWatcherWakesForACallAfterSleeping() throws InterruptedException {
         // Ten idle ticks put the watcher to sleep; a new call must wake it.
         Thread.sleep(200);
-        Deadlines.Deadline deadline = deadlines.start(TimeUnit.MILLISECONDS.toNanos(50));
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.MILLISECONDS.toNanos(50), NEVER);
         try {
             assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
         } finally {
@@ -54,8 +124,10 @@ class DeadlinesTest {
     void theTickIsATenthOfTheShortestTimeoutWithinBounds() {
         assertEquals(Duration.ofMillis(100), Deadlines.tickFor(UpstreamTimeouts.DEFAULTS));
         assertEquals(Duration.ofMillis(30), Deadlines.tickFor(new UpstreamTimeouts(Duration.ofSeconds(10),
-                Duration.ofMillis(300), Duration.ofSeconds(60))));
+                Duration.ofMillis(300), Duration.ofSeconds(60), Duration.ofMinutes(10))));
         assertEquals(Duration.ofMillis(1), Deadlines.tickFor(new UpstreamTimeouts(Duration.ofSeconds(10),
-                Duration.ofSeconds(60), Duration.ofMillis(5))));
+                Duration.ofSeconds(60), Duration.ofMillis(5), Duration.ofMinutes(10))));
+        assertEquals(Duration.ofMillis(20), Deadlines.tickFor(new UpstreamTimeouts(Duration.ofSeconds(10),
+                Duration.ofSeconds(60), Duration.ofSeconds(60), Duration.ofMillis(200))));
     }
 }

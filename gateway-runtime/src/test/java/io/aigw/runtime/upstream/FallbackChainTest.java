@@ -86,7 +86,7 @@ public final class FallbackChainTest {
 
     @Test
     void aStreamThatBrokeAfterItsFirstByteEndsTheChain() {
-        CallOutcome broke = new FailedAfterFirstByte("The connection to upstream openai broke mid-stream.");
+        CallOutcome broke = new FailedAfterFirstByte(502, "The connection to upstream openai broke mid-stream.", true);
 
         CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route, broke));
 
@@ -107,7 +107,7 @@ public final class FallbackChainTest {
         JsonObject error = json(failure.body()).getJsonObject("error");
         assertEquals(429, failure.status().code());
         assertEquals("gateway/auto tried every usable provider and all failed: openai (503 overloaded);"
-                + " gemini (unreachable: Connection refused); anthropic (429 slow down).", error.getString("message"));
+                + " gemini (unreachable: the connection was refused); anthropic (429 slow down).", error.getString("message"));
         assertEquals("rate_limit_error", error.getString("type"));
         assertEquals(List.of("openai", "gemini", "anthropic"), attempted);
         assertEquals(1, fallbacks("anthropic"));

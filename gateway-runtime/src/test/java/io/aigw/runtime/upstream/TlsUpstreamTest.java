@@ -29,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 public final class TlsUpstreamTest {
     private static final String CHAT = "{\"model\":\"openai/gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
     private static final String ANSWER = "{\"object\":\"chat.completion\",\"model\":\"gpt-5\"}";
+    /** What a caller learns of a failed handshake: no address, no certificate detail (those are logged). */
+    private static final String TLS_FAILED = "{\"error\":{\"message\":\"Upstream openai is unreachable: the TLS"
+            + " handshake failed.\",\"type\":\"upstream_error\",\"param\":null,\"code\":null}}";
 
     private final HeldCertificate authority = new HeldCertificate.Builder().certificateAuthority(0)
             .commonName("test authority").build();
@@ -41,12 +44,17 @@ public final class TlsUpstreamTest {
                 .addSubjectAlternativeName("127.0.0.1")
                 .addSubjectAlternativeName("localhost")
                 .build();
+        upstream = httpsUpstream(serverCertificate);
+    }
+
+    private MockWebServer httpsUpstream(HeldCertificate certificate) throws IOException {
         HandshakeCertificates server = new HandshakeCertificates.Builder()
-                .heldCertificate(serverCertificate, authority.certificate())
+                .heldCertificate(certificate, authority.certificate())
                 .build();
-        upstream = new MockWebServer();
-        upstream.useHttps(server.sslSocketFactory());
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
+        MockWebServer https = new MockWebServer();
+        https.useHttps(server.sslSocketFactory());
+        https.start(InetAddress.getLoopbackAddress(), 0);
+        return https;
     }
 
     @AfterEach
@@ -57,10 +65,8 @@ public final class TlsUpstreamTest {
     @Test
     void anHttpsUpstreamSignedByATrustedAuthorityIsReached() throws Exception {
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
-        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
 
-        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
             HttpResponse<String> response = gateway.chat(CHAT);
 
             assertEquals(200, response.statusCode(), response.body());
@@ -72,13 +78,27 @@ public final class TlsUpstreamTest {
     }
 
     @Test
+    void anUpstreamAtAnIpAddressIsVerifiedAgainstThatAddressAsWrittenInTheUrl() throws Exception {
+        upstream.close();
+        upstream = httpsUpstream(new HeldCertificate.Builder().signedBy(authority)
+                .addSubjectAlternativeName("127.0.0.1").build());
+        upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(ANSWER, response.body());
+        }
+        assertEquals(1, upstream.getRequestCount());
+    }
+
+    @Test
     void sequentialHttpsRequestsShareOneTlsConnection() throws Exception {
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
         upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
-        Tls trust = Tls.builder().trust(List.of(authority.certificate())).build();
 
-        try (TestGateway gateway = TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(), Optional.of(trust))) {
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
             assertEquals(200, gateway.chat(CHAT).statusCode());
             HttpResponse<String> second = gateway.chat(CHAT);
 
@@ -115,9 +135,31 @@ public final class TlsUpstreamTest {
             HttpResponse<String> response = gateway.chat(CHAT);
 
             assertEquals(502, response.statusCode());
-            assertTrue(response.body().contains("is unreachable"), response.body());
+            assertEquals(TLS_FAILED, response.body());
         }
         assertEquals(0, upstream.getRequestCount());
+    }
+
+    @Test
+    void aCertificateThatNamesTheHostButNotTheAddressInTheUrlIsRefused() throws Exception {
+        upstream.close();
+        upstream = httpsUpstream(new HeldCertificate.Builder().signedBy(authority)
+                .addSubjectAlternativeName("localhost").build());
+
+        try (TestGateway gateway = gatewayTrustingTheAuthority()) {
+            HttpResponse<String> response = gateway.chat(CHAT);
+
+            assertEquals(502, response.statusCode());
+            assertEquals(TLS_FAILED, response.body());
+        }
+        assertEquals(0, upstream.getRequestCount());
+    }
+
+    /** A gateway whose openai provider is the fake upstream, trusting the test's authority. */
+    private TestGateway gatewayTrustingTheAuthority() {
+        return TestGateway.start(Map.of("providers.openai.base-url", upstreamUrl()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"), PluginDiscovery.discover(),
+                Optional.of(Tls.builder().trust(List.of(authority.certificate())).build()));
     }
 
     private String upstreamUrl() {

@@ -1,0 +1,130 @@
+package io.aigw.runtime.observe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aigw.runtime.testing.CallRecords;
+import io.aigw.runtime.testing.ScriptedUpstream;
+import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
+import io.aigw.runtime.testing.TestGateway;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stream that began with 200 but did not end whole is recorded with a status that says why, in
+ * the usage record, the request counter and the access log alike: 502 when the upstream broke, 504
+ * when it went silent (499 for a caller that left and 504 past the total timeout are in
+ * {@code CallerLeavesTest} and {@code TotalTimeoutTest}). The access log keeps a caller's strings short.
+ */
+public final class AnswersCutShortTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final String STREAM = "{\"model\":\"openai/gpt-5\",\"stream\":true,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
+    private static final String EVENT = "data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\n";
+
+    @TempDir
+    Path folder;
+    private ScriptedUpstream upstream;
+    private TestGateway gateway;
+    private Map<Integer, Double> countedBefore;
+
+    @BeforeEach
+    void start() throws IOException {
+        upstream = new ScriptedUpstream();
+        gateway = TestGateway.start(Map.of(
+                        "providers.openai.base-url", upstream.baseUrl(),
+                        "gateway.timeouts.idle", "1s",
+                        "gateway.access-log", accessLog().toString()),
+                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
+        countedBefore = CallRecords.requestsCounted(gateway);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        gateway.close();
+        upstream.close();
+    }
+
+    @Test
+    void aStreamWhoseUpstreamBrokeIsRecordedAs502() throws Exception {
+        CompletableFuture<HttpResponse<String>> response = send(STREAM);
+        Exchange exchange = upstream.take(WAIT);
+        exchange.startStream(200, "text/event-stream");
+        exchange.send(EVENT);
+        Thread.sleep(100);
+        exchange.abort();
+
+        assertEquals(200, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
+        assertRecorded(502);
+    }
+
+    @Test
+    void aStreamWhoseUpstreamWentSilentIsRecordedAs504() throws Exception {
+        CompletableFuture<HttpResponse<String>> response = send(STREAM);
+        Exchange exchange = upstream.take(WAIT);
+        exchange.startStream(200, "text/event-stream");
+        exchange.send(EVENT);
+
+        assertEquals(200, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
+        assertRecorded(504);
+    }
+
+    @Test
+    void aStreamThatEndedWholeIsRecordedAs200() throws Exception {
+        CompletableFuture<HttpResponse<String>> response = send(STREAM);
+        Exchange exchange = upstream.take(WAIT);
+        exchange.startStream(200, "text/event-stream");
+        exchange.send(EVENT + "data: [DONE]\n\n");
+        exchange.end();
+
+        assertEquals(EVENT + "data: [DONE]\n\n", response.get(WAIT.toSeconds(), TimeUnit.SECONDS).body());
+        assertRecorded(200);
+    }
+
+    @Test
+    void theAccessLogCutsAHugeModelIdToASaneLength() throws Exception {
+        String model = "openai/" + "m".repeat(100_000);
+        CompletableFuture<HttpResponse<String>> response = send("{\"model\":\"" + model + "\",\"messages\":[]}");
+        Exchange exchange = upstream.take(WAIT);
+        exchange.startAnswer(200, "application/json", 2);
+        exchange.write("{}");
+        assertEquals(200, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
+
+        JsonObject line = CallRecords.accessLogLines(accessLog(), 1).getFirst();
+        assertEquals(model.substring(0, 256) + "...", line.getString("model"));
+        assertEquals(model.substring("openai/".length(), 256 + "openai/".length()) + "...",
+                line.getString("upstream_model"));
+        long longest = Files.readAllLines(accessLog()).stream().mapToInt(String::length).max().orElseThrow();
+        assertTrue(longest < 1_000, "an access log line of " + longest + " characters");
+    }
+
+    private CompletableFuture<HttpResponse<String>> send(String body) {
+        return gateway.client().sendAsync(gateway.request("/api/v1/chat/completions")
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private void assertRecorded(int status) {
+        assertEquals(List.of(status), CallRecords.usageStatuses(gateway, 1));
+        assertEquals(status, CallRecords.accessLogLines(accessLog(), 1).getFirst().getInt("status"));
+        assertEquals(1, CallRecords.countedSince(countedBefore, CallRecords.requestsCounted(gateway), status));
+    }
+
+    private Path accessLog() {
+        return folder.resolve("access.log");
+    }
+}
