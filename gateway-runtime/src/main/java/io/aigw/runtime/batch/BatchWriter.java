@@ -30,7 +30,7 @@ import java.util.function.Predicate;
  * {@code ArrayBlockingQueue}), the writer preempted while holding it made every request that
  * finished meanwhile queue up behind it; the requests are virtual threads, each handed the lock in
  * turn only after a trip through the scheduler, and the writer, queued behind them for its next
- * batch, waited up to 4 s while the queue filled and dropped items (BENCHMARKS.md, "Twelfth round").
+ * batch, waited seconds while the queue filled and dropped items.
  *
  * @param <T> the item written
  */
@@ -125,9 +125,8 @@ public final class BatchWriter<T> implements AutoCloseable {
      * Called by a sink between steps of writing a batch of {@code batchSize} items: lets the
      * threads waiting for the core have it first, unless the batch is so large that the writer is
      * behind. The writer shares the gateway's core with the requests, and the kernel left it the
-     * core for a whole batch (0.7 ms for 100 usage records) while a request that had become ready
-     * waited; but on a saturated core a writer that gave way at every step fell further behind
-     * until its queue overflowed (BENCHMARKS.md, "Thirteenth round").
+     * core for a whole batch while a request that had become ready waited; but on a saturated core
+     * a writer that gave way at every step fell further behind until its queue overflowed.
      */
     public static void giveWay(int batchSize) {
         if (batchSize < MAX_BATCH / 2) {

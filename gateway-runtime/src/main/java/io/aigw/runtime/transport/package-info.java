@@ -46,7 +46,7 @@
  * Helidon's path the gateway sets a read timeout beyond its deadlines
  * ({@link io.aigw.runtime.transport.UpstreamConnections#socketReadTimeout}). Shown by
  * {@code UpstreamPoolTest} (the watching thread) and {@code ConnectionReuseTest} (run on both
- * paths); measured with {@code shared/bench/run.sh} or {@code benchmarks/load/*} run with
+ * paths); measured with {@code benchmarks/run.sh} or {@code benchmarks/load/*} run with
  * {@code GATEWAY_TRANSPORT_UPSTREAM_POOL=helidon}, in CPU per request and full collections.
  * Retired when Helidon's cache checks an idle connection when it is taken, not with a thread, and
  * its client's reader unlinks what it has consumed.
