@@ -8,8 +8,10 @@ import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import jakarta.json.JsonObject;
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -44,14 +46,17 @@ public final class AnswersCutShortTest {
 
     @Test
     void aStreamWhoseUpstreamBrokeIsRecordedAs502() throws Exception {
-        CompletableFuture<HttpResponse<String>> response = send(STREAM);
+        CompletableFuture<HttpResponse<InputStream>> response = front.gateway().client().sendAsync(
+                chat(STREAM), HttpResponse.BodyHandlers.ofInputStream());
         Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(EVENT);
-        Thread.sleep(100);
+        HttpResponse<InputStream> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(200, caller.statusCode());
+        assertEquals(EVENT, new String(caller.body().readNBytes(EVENT.length()), StandardCharsets.UTF_8));
         exchange.abort();
 
-        assertEquals(200, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
+        caller.body().readAllBytes();
         assertRecorded(502);
     }
 
@@ -96,10 +101,12 @@ public final class AnswersCutShortTest {
     }
 
     private CompletableFuture<HttpResponse<String>> send(String body) {
-        return front.gateway().client().sendAsync(front.gateway().request("/api/v1/chat/completions")
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return front.gateway().client().sendAsync(chat(body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest chat(String body) {
+        return front.gateway().request("/api/v1/chat/completions").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
     private void assertRecorded(int status) {

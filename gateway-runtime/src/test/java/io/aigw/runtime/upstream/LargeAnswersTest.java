@@ -11,6 +11,7 @@ import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -73,17 +73,18 @@ public final class LargeAnswersTest {
         try (ScriptedUpstream scripted = new ScriptedUpstream();
              TestGateway cut = TestGateway.start(Map.of("providers.openai.base-url", scripted.baseUrl()),
                      Map.of("OPENAI_API_KEY", "sk-upstream-openai"))) {
-            CompletableFuture<HttpResponse<byte[]>> response = cut.client().sendAsync(request(cut),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            CompletableFuture<HttpResponse<InputStream>> response = cut.client().sendAsync(request(cut),
+                    HttpResponse.BodyHandlers.ofInputStream());
             Exchange exchange = scripted.take(WAIT);
             exchange.startAnswer(200, "application/json", ONE_MB);
-            exchange.write("{\"choices\":[{\"message\":{\"content\":\"" + "a".repeat(200_000));
-            Thread.sleep(100);
+            String start = "{\"choices\":[{\"message\":{\"content\":\"" + "a".repeat(200_000);
+            exchange.write(start);
+            HttpResponse<InputStream> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertEquals(200, caller.statusCode());
+            assertEquals(start, new String(caller.body().readNBytes(start.length()), StandardCharsets.UTF_8));
             exchange.abort();
 
-            ExecutionException refused = assertThrows(ExecutionException.class,
-                    () -> response.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-            assertTrue(refused.getCause() instanceof IOException, refused.toString());
+            assertThrows(IOException.class, () -> caller.body().readAllBytes());
             assertEquals(List.of(502), CallRecords.usageStatuses(cut, 1));
         }
     }
