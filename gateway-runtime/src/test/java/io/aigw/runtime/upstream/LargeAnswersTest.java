@@ -81,7 +81,8 @@ public final class LargeAnswersTest {
             exchange.write(start);
             HttpResponse<InputStream> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertEquals(200, caller.statusCode());
-            assertEquals(start, new String(caller.body().readNBytes(start.length()), StandardCharsets.UTF_8));
+            // The relay passes a plain answer on in blocks: the caller has its start, not yet all that was sent.
+            assertEquals(start.substring(0, 1000), new String(caller.body().readNBytes(1000), StandardCharsets.UTF_8));
             exchange.abort();
 
             assertThrows(IOException.class, () -> caller.body().readAllBytes());
