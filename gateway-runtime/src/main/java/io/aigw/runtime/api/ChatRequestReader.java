@@ -47,6 +47,8 @@ final class ChatRequestReader {
         boolean stream = false;
         boolean includeUsage = false;
         boolean messagesSeen = false;
+        long maxCompletionTokens = -1;
+        long maxTokens = -1;
         try (JsonParser parser = Jsons.PROVIDER.createParser(new StringReader(text))) {
             if (!parser.hasNext() || parser.next() != Event.START_OBJECT) {
                 throw invalid(null, "The request body must be a JSON object.");
@@ -72,6 +74,8 @@ final class ChatRequestReader {
                     }
                     case "stream" -> stream = readStream(value);
                     case BodySplice.STREAM_OPTIONS -> includeUsage = readIncludeUsage(parser, value);
+                    case "max_completion_tokens" -> maxCompletionTokens = readCount(parser, value);
+                    case "max_tokens" -> maxTokens = readCount(parser, value);
                     default -> skipValue(parser, value, 1);
                 }
                 tokenEnd = offset(parser);
@@ -92,7 +96,7 @@ final class ChatRequestReader {
         if (!messagesSeen) {
             throw invalid("messages", "The request must carry 'messages', an array of message objects.");
         }
-        return new ChatRequest(model, stream, includeUsage,
+        return new ChatRequest(model, stream, includeUsage, maxCompletionTokens >= 0 ? maxCompletionTokens : maxTokens,
                 new BodySplice(body, model, List.copyOf(toByteOffsets(text, members))));
     }
 
@@ -146,6 +150,19 @@ final class ChatRequestReader {
             }
             skipValue(parser, optionValue, 2);
         }
+    }
+
+    /**
+     * A token count such as {@code max_tokens}, or -1 when it is not a whole number of at least
+     * zero: the gateway only reads it to estimate a request, and leaves judging it to the upstream.
+     */
+    private static long readCount(JsonParser parser, Event value) {
+        if (value != Event.VALUE_NUMBER || !parser.isIntegralNumber()) {
+            skipValue(parser, value, 1);
+            return -1;
+        }
+        java.math.BigDecimal count = parser.getBigDecimal();
+        return count.signum() < 0 ? -1 : count.min(java.math.BigDecimal.valueOf(Long.MAX_VALUE / 4)).longValue();
     }
 
     private static boolean readStream(Event value) {

@@ -34,11 +34,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public final class KeysCommandTest {
     private static final String NL = System.lineSeparator();
-    private static final String HELP = "usage: gateway keys create --name <name> [--admin]"
+    private static final String HELP = "usage: gateway keys create --name <name> [--admin] [policies]"
             + NL + "                                          issue a key (printed once, alone on a line);"
             + NL + "                                          --admin: it may also use the admin API"
+            + NL + "       gateway keys update <id> <policies> change a key's policies"
             + NL + "       gateway keys list                   list keys (never their text)"
-            + NL + "       gateway keys revoke <id>            revoke a key" + NL;
+            + NL + "       gateway keys revoke <id>            revoke a key"
+            + NL + "policies: --models <id or pattern,...|all>  the models it may use ('openai/*')"
+            + NL + "          --expires <time|never>            2026-12-31T18:00:00Z, 2026-12-31 or unix seconds"
+            + NL + "          --rpm <n|none>                    requests a minute"
+            + NL + "          --tpm <n|none>                    tokens a minute, prompt and completion" + NL;
 
     @TempDir
     Path folder;
@@ -83,9 +88,10 @@ public final class KeysCommandTest {
         assertEquals(KeysCommand.OK, list.code());
         assertEquals("", list.err());
         assertFalse(list.out().contains(first.substring(6)) || list.out().contains(second.substring(6)), list.out());
-        StringBuilder expected = new StringBuilder(row("id", "name", "created", "revoked"));
+        StringBuilder expected = new StringBuilder(row("id", "name", "admin", "created", "revoked", "policies"));
         List<KeyRows> rows = KeyRows.read(databaseUrl());
-        rows.reversed().forEach(key -> expected.append(row(key.id(), key.name(), instant(key.createdAt()), "-")));
+        rows.reversed().forEach(key -> expected.append(row(key.id(), key.name(), "no", instant(key.createdAt()), "-",
+                "-")));
         assertEquals(expected.toString(), list.out(), "newest first");
         assertEquals(List.of("first", "second app"), rows.stream().map(KeyRows::name).toList());
     }
@@ -130,7 +136,7 @@ public final class KeysCommandTest {
         }
         KeyRows row = KeyRows.read(databaseUrl()).get(0);
         assertTrue(row.revokedAt().isPresent(), row.toString());
-        assertEquals(row(id, "to-revoke", instant(row.createdAt()), instant(row.revokedAt().orElseThrow())),
+        assertEquals(row(id, "to-revoke", "no", instant(row.createdAt()), instant(row.revokedAt().orElseThrow()), "-"),
                 run("list").out().lines().skip(1).findFirst().orElseThrow() + NL);
         assertEquals(KeysCommand.OK, run("revoke", id).code(), "revoking twice is harmless");
     }
@@ -174,8 +180,9 @@ public final class KeysCommandTest {
         assertEquals(List.of("n".repeat(200)), KeyRows.read(databaseUrl()).stream().map(KeyRows::name).toList());
     }
 
-    private static String row(String id, String name, String created, String revoked) {
-        return String.format("%-22s %-30s %-22s %s%n", id, name, created, revoked);
+    private static String row(String id, String name, String admin, String created, String revoked,
+                              String policies) {
+        return String.format("%-22s %-30s %-5s %-22s %-22s %s%n", id, name, admin, created, revoked, policies);
     }
 
     private static String instant(long epochMillis) {
