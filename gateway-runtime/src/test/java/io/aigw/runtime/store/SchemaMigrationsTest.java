@@ -30,8 +30,11 @@ import org.sqlite.SQLiteDataSource;
  * and on a new PostgreSQL database (skipped on a laptop without PostgreSQL, failed in CI).
  */
 public final class SchemaMigrationsTest {
-    private static final List<JavaMigration> WITH_THE_NEXT_ONE =
-            List.of(new V1__WorkspaceKeysAndUsage(), new V2__AddNotes());
+    private static final List<JavaMigration> WITH_THE_NEXT_ONE = java.util.stream.Stream.concat(
+            SchemaMigrations.ALL.stream(), java.util.stream.Stream.of(new V1000__AddNotes())).toList();
+    /** The versions of the shipped migrations, oldest first, as the schema history lists them. */
+    private static final List<String> SHIPPED = SchemaMigrations.ALL.stream()
+            .map(migration -> migration.getVersion().getVersion()).toList();
 
     @TempDir
     Path folder;
@@ -42,7 +45,7 @@ public final class SchemaMigrationsTest {
         try (Database database = Database.create(kind, folder)) {
             assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
 
-            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(SHIPPED, database.appliedVersions());
             assertEquals(List.of("0"), database.column("SELECT COUNT(*) FROM workspace_keys"));
             assertTrue(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
         }
@@ -60,7 +63,7 @@ public final class SchemaMigrationsTest {
 
             assertFalse(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
 
-            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(SHIPPED, database.appliedVersions());
         }
     }
 
@@ -73,8 +76,9 @@ public final class SchemaMigrationsTest {
 
             assertTrue(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran");
 
-            assertEquals(List.of("1", "2"), database.appliedVersions());
-            database.execute("INSERT INTO notes (text) VALUES ('the table V2 makes')");
+            assertEquals(WITH_THE_NEXT_ONE.stream().map(migration -> migration.getVersion().getVersion()).toList(),
+                    database.appliedVersions());
+            database.execute("INSERT INTO notes (text) VALUES ('the table V1000 makes')");
             assertFalse(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran again");
         }
     }
@@ -84,7 +88,7 @@ public final class SchemaMigrationsTest {
     void aHistoryWithAFailedMigrationIsLeftToFlyway(String kind) throws Exception {
         try (Database database = Database.create(kind, folder)) {
             SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE);
-            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '2'");
+            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '1000'");
 
             assertFalse(SchemaMigrations.isUpToDate(database.source(), WITH_THE_NEXT_ONE));
             assertFalse(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
@@ -102,7 +106,7 @@ public final class SchemaMigrationsTest {
     }
 
     /** A migration after the shipped ones, as the next schema change will be. */
-    public static final class V2__AddNotes extends BaseJavaMigration {
+    public static final class V1000__AddNotes extends BaseJavaMigration {
         @Override
         public void migrate(Context context) throws Exception {
             try (Statement sql = context.getConnection().createStatement()) {

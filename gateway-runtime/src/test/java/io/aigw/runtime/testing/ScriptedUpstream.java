@@ -49,6 +49,11 @@ public final class ScriptedUpstream implements AutoCloseable {
         return exchange;
     }
 
+    /** The requests received and not yet taken, oldest first. */
+    public java.util.List<Exchange> pending() {
+        return java.util.List.copyOf(exchanges);
+    }
+
     /** How many connections the gateway has closed while this upstream still held them open. */
     public int closedByPeer() {
         return closedByPeer.get();
