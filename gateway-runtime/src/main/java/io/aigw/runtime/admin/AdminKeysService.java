@@ -11,6 +11,7 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import jakarta.json.JsonValue;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.time.Instant;
 import java.util.List;
@@ -48,11 +49,11 @@ public final class AdminKeysService implements HttpService {
     }
 
     /** The body of {@code POST /admin/v1/keys}: a name, and optionally admin rights and policies. */
-    public record NewKey(String name, Boolean admin, List<String> models, Long expiresAt, Long rpm, Long tpm) {
+    public record NewKey(String name, Boolean admin, JsonValue models, Long expiresAt, Long rpm, Long tpm) {
     }
 
     /** The body of {@code PATCH /admin/v1/keys/{id}}: the policies to set (a value) or clear ({@code null}). */
-    public record PolicyChange(List<String> models, Long expiresAt, Long rpm, Long tpm) {
+    public record PolicyChange(JsonValue models, Long expiresAt, Long rpm, Long tpm) {
     }
 
     /** The answer to {@code POST /admin/v1/keys}: the only place the key's text ever appears. */

@@ -3,6 +3,9 @@ package io.aigw.runtime.admin;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.store.KeyPolicy;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -49,8 +52,8 @@ public final class PolicyMembers {
      *
      * @throws ApiException a 400 naming the member at fault
      */
-    public static KeyPolicy apply(KeyPolicy base, Set<String> present, List<String> models, Long expiresAt, Long rpm,
-                           Long tpm) {
+    public static KeyPolicy apply(KeyPolicy base, Set<String> present, JsonValue models, Long expiresAt, Long rpm,
+                                  Long tpm) {
         return new KeyPolicy(
                 present.contains("models") ? models(models) : base.models(),
                 present.contains("expires_at") ? expiry(expiresAt) : base.expiresAt(),
@@ -58,18 +61,24 @@ public final class PolicyMembers {
                 present.contains("tpm") ? limit("tpm", tpm, TPM_RULE) : base.tpm());
     }
 
-    private static List<String> models(List<String> models) {
-        if (models == null) {
+    /** Read as a JSON value, not a list: JSON-B reports a list of the wrong kind without naming its member. */
+    private static List<String> models(JsonValue models) {
+        if (models == null || models.getValueType() == JsonValue.ValueType.NULL) {
             return List.of();
         }
-        if (models.isEmpty() || models.size() > MAX_PATTERNS || !models.stream().allMatch(PolicyMembers::isPattern)) {
+        if (!(models instanceof JsonArray patterns) || patterns.isEmpty() || patterns.size() > MAX_PATTERNS
+                || !patterns.stream().allMatch(PolicyMembers::isPattern)) {
             throw new ApiException(ApiError.invalidRequest("models", MODELS_RULE));
         }
-        return models.stream().distinct().toList();
+        return patterns.stream().map(pattern -> ((JsonString) pattern).getString()).distinct().toList();
     }
 
-    private static boolean isPattern(String pattern) {
-        return pattern != null && !pattern.isEmpty() && pattern.length() <= MAX_PATTERN
+    private static boolean isPattern(JsonValue value) {
+        if (!(value instanceof JsonString text)) {
+            return false;
+        }
+        String pattern = text.getString();
+        return !pattern.isEmpty() && pattern.length() <= MAX_PATTERN
                 && pattern.codePoints().noneMatch(c -> Character.isISOControl(c)
                         || Character.getType(c) == Character.SURROGATE);
     }

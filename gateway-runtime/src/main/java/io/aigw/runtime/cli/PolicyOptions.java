@@ -2,6 +2,8 @@ package io.aigw.runtime.cli;
 
 import io.aigw.runtime.admin.PolicyMembers;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.error.Jsons;
+import jakarta.json.JsonValue;
 import io.aigw.runtime.store.KeyPolicy;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -20,7 +22,7 @@ import java.util.Set;
  */
 final class PolicyOptions {
     private final Set<String> present = new HashSet<>();
-    private List<String> models;
+    private JsonValue models;
     private Long expiresAt;
     private Long rpm;
     private Long tpm;
@@ -42,7 +44,8 @@ final class PolicyOptions {
         switch (option) {
             case "--models" -> {
                 present.add("models");
-                models = value.equals("all") ? null : Arrays.stream(value.split(",")).map(String::strip).toList();
+                models = value.equals("all") ? null : Jsons.PROVIDER.createArrayBuilder(
+                        Arrays.stream(value.split(",", -1)).map(String::strip).toList()).build();
             }
             case "--expires" -> {
                 present.add("expires_at");

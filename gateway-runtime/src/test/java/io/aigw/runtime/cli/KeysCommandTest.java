@@ -151,6 +151,41 @@ public final class KeysCommandTest {
         assertEquals("No key has the id 'key_0000000000000000'; see: gateway keys list" + NL, unknown.err());
     }
 
+    @Test
+    void createAndUpdateSetAndChangeAKeysPoliciesWhichListShows() throws Exception {
+        Output created = run("create", "--name", "app", "--models", "openai/*, gateway/auto", "--rpm", "60",
+                "--tpm", "40000", "--expires", "2030-01-01");
+        assertEquals(KeysCommand.OK, created.code(), created.err());
+        String id = KeyRows.read(databaseUrl()).get(0).id();
+        assertEquals("models=openai/*,gateway/auto expires=2030-01-01T00:00:00Z rpm=60 tpm=40000", policies());
+
+        Output updated = run("update", id, "--rpm", "none", "--models", "all", "--expires", "2031-06-01T12:00:00Z");
+
+        assertEquals(KeysCommand.OK, updated.code(), updated.err());
+        assertEquals("", updated.out());
+        assertEquals("expires=2031-06-01T12:00:00Z tpm=40000", policies());
+        assertEquals(KeysCommand.NOT_FOUND, run("update", "key_0000000000000000", "--rpm", "5").code());
+    }
+
+    @Test
+    void aWrongPolicyValueExits2NamingTheOptionAndStoresNothing() throws Exception {
+        for (List<String> args : List.of(List.of("create", "--name", "a", "--rpm", "0"),
+                List.of("create", "--name", "a", "--tpm", "many"), List.of("create", "--name", "a", "--expires", "soon"),
+                List.of("create", "--name", "a", "--models", ","))) {
+            Output output = run(args.toArray(String[]::new));
+            assertEquals(KeysCommand.USAGE, output.code(), args.toString());
+            assertTrue(output.err().startsWith("gateway keys: --"), output.err());
+        }
+        assertEquals(List.of(), KeyRows.read(databaseUrl()));
+    }
+
+    /** The policies column of the first key that {@code keys list} shows. */
+    private String policies() {
+        String line = run("list").out().lines().skip(1).findFirst().orElseThrow();
+        // id, name (one word here), admin, created, revoked, then the policies.
+        return line.replaceFirst("^(\\S+\\s+){5}", "");
+    }
+
     static Stream<List<String>> wrongUsage() {
         return Stream.of(List.of(), List.of("explode"), List.of("CREATE", "--name", "x"), List.of("create"),
                 List.of("create", "--name"), List.of("create", "--name", ""), List.of("create", "--name", "   "),
