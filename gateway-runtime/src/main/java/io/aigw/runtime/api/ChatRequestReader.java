@@ -8,6 +8,7 @@ import jakarta.json.JsonException;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParser.Event;
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -161,8 +162,8 @@ final class ChatRequestReader {
             skipValue(parser, value, 1);
             return -1;
         }
-        java.math.BigDecimal count = parser.getBigDecimal();
-        return count.signum() < 0 ? -1 : count.min(java.math.BigDecimal.valueOf(Long.MAX_VALUE / 4)).longValue();
+        BigDecimal count = parser.getBigDecimal();
+        return count.signum() < 0 ? -1 : count.min(BigDecimal.valueOf(Long.MAX_VALUE / 4)).longValue();
     }
 
     private static boolean readStream(Event value) {

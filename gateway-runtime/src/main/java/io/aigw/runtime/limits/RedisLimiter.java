@@ -3,10 +3,15 @@ package io.aigw.runtime.limits;
 import io.aigw.runtime.observe.GatewayMetrics;
 import java.lang.System.Logger.Level;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -22,22 +27,23 @@ import redis.clients.jedis.util.JedisURIHelper;
  *
  * <p>When Redis cannot be asked, the request is served as {@link StoreFailurePolicy} says, counted
  * in {@code gateway_limit_store_failures_total}; the outage is logged once when it starts and once
- * when Redis answers again. Meanwhile Redis is tried again at most once a {@code retry} interval, so
- * that requests do not each wait out a connection timeout; the first check that succeeds ends it.
+ * when Redis answers again. Meanwhile one request a second tries Redis again, so that requests do
+ * not each wait out a connection timeout; the first check that succeeds ends the outage.
  */
 public final class RedisLimiter implements RateLimiter {
     private static final System.Logger LOG = System.getLogger(RedisLimiter.class.getName());
+    private static final long RETRY_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final RedisClient redis;
     private final String where;
     private final String prefix;
     private final StoreFailurePolicy onFailure;
     private final GatewayMetrics metrics;
-    private final long retryNanos;
     private final String reserveSha;
     private final String adjustSha;
     private final AtomicBoolean down = new AtomicBoolean();
-    private volatile long nextTryNanos;
+    /** While Redis is down, when one request may try it again; the others meanwhile do not wait on it. */
+    private final AtomicLong nextTryNanos = new AtomicLong();
 
     /**
      * @param url    {@code redis://[user:password@]host:port[/database]}, or {@code rediss://} for TLS
@@ -49,7 +55,6 @@ public final class RedisLimiter implements RateLimiter {
         this.prefix = prefix;
         this.onFailure = onFailure;
         this.metrics = metrics;
-        this.retryNanos = Duration.ofSeconds(1).toNanos();
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         pool.setMaxTotal(poolSize);
         pool.setMaxIdle(poolSize);
@@ -72,7 +77,7 @@ public final class RedisLimiter implements RateLimiter {
 
     @Override
     public Decision reserve(String keyId, Limits limits, long tokens) {
-        if (down.get() && System.nanoTime() - nextTryNanos < 0) {
+        if (down.get() && !mayTryAgain()) {
             return failed(null);
         }
         List<?> answer;
@@ -94,10 +99,17 @@ public final class RedisLimiter implements RateLimiter {
         return new Decision.Admitted(new Held(prefix + keyId, start, tokens), Optional.of(quota));
     }
 
+    /** Whether this request is the one that tries Redis again: one a retry interval. */
+    private boolean mayTryAgain() {
+        long now = System.nanoTime();
+        long next = nextTryNanos.get();
+        return now - next >= 0 && nextTryNanos.compareAndSet(next, now + RETRY_NANOS);
+    }
+
     private Decision failed(JedisException cause) {
         metrics.limitStoreFailure();
         if (cause != null) {
-            nextTryNanos = System.nanoTime() + retryNanos;
+            nextTryNanos.set(System.nanoTime() + RETRY_NANOS);
             if (down.compareAndSet(false, true)) {
                 LOG.log(Level.WARNING, "Rate limits: Redis at " + where + " cannot be asked (" + cause.getMessage()
                         + "); until it answers, requests of keys with limits are "
@@ -160,9 +172,9 @@ public final class RedisLimiter implements RateLimiter {
 
     private static String sha1(String script) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
-                    .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                    .digest(script.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is part of every JDK", e);
         }
     }

@@ -67,6 +67,22 @@ public final class LimitStoreOutageTest {
         }
     }
 
+    @Test
+    void aGatewayStartedWhileRedisIsDownStartsServesAsToldAndEnforcesOnceRedisIsUp() throws Exception {
+        try (PrivateRedis redis = PrivateRedis.start();
+             MockWebServer upstream = answeringUpstream()) {
+            redis.stop();
+            try (TestGateway denying = gateway(upstream, redis, "deny")) {
+                String key = key(denying);
+                assertEquals(503, chat(denying, key).statusCode());
+
+                redis.startAgain();
+                awaitAnswer(denying, key, response -> response.statusCode() == 200
+                        && "99".equals(remaining(response)));
+            }
+        }
+    }
+
     /** Asks until an answer passes {@code test}: the gateway tries Redis again once a second. */
     private static void awaitAnswer(TestGateway gateway, String key, Predicate<HttpResponse<String>> test)
             throws InterruptedException {

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.flywaydb.core.api.migration.BaseJavaMigration;
@@ -30,8 +31,8 @@ import org.sqlite.SQLiteDataSource;
  * and on a new PostgreSQL database (skipped on a laptop without PostgreSQL, failed in CI).
  */
 public final class SchemaMigrationsTest {
-    private static final List<JavaMigration> WITH_THE_NEXT_ONE = java.util.stream.Stream.concat(
-            SchemaMigrations.ALL.stream(), java.util.stream.Stream.of(new V1000__AddNotes())).toList();
+    private static final List<JavaMigration> WITH_THE_NEXT_ONE = Stream.concat(
+            SchemaMigrations.ALL.stream(), Stream.of(new V1000__AddNotes())).toList();
     /** The versions of the shipped migrations, oldest first, as the schema history lists them. */
     private static final List<String> SHIPPED = SchemaMigrations.ALL.stream()
             .map(migration -> migration.getVersion().getVersion()).toList();

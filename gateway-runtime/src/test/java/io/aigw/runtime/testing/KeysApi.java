@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /** The key endpoints of one running gateway, called over HTTP with an admin key, as an operator would. */
 public final class KeysApi {
@@ -129,7 +130,7 @@ public final class KeysApi {
     }
 
     /** The members of {@code POST /admin/v1/keys}'s answer, in their order. */
-    public static final java.util.List<String> CREATED_MEMBERS = java.util.List.of("id", "name", "key", "admin",
+    public static final List<String> CREATED_MEMBERS = List.of("id", "name", "key", "admin",
             "created_at", "models", "expires_at", "rpm", "tpm");
 
     public static JsonObject json(String text) {

@@ -11,6 +11,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -50,8 +51,8 @@ public final class ScriptedUpstream implements AutoCloseable {
     }
 
     /** The requests received and not yet taken, oldest first. */
-    public java.util.List<Exchange> pending() {
-        return java.util.List.copyOf(exchanges);
+    public List<Exchange> pending() {
+        return List.copyOf(exchanges);
     }
 
     /** How many connections the gateway has closed while this upstream still held them open. */
