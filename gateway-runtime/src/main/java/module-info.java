@@ -23,6 +23,8 @@ module io.aigw.runtime {
     requires java.sql;
     requires jdk.unsupported; // sun.misc.Signal: see GracefulStop
     requires com.zaxxer.hikari;
+    requires redis.clients.jedis; // an automatic module, by its manifest's name
+    requires org.apache.commons.pool2;
     requires flyway.core; // an automatic module named after its jar: flyway-core declares no name
 
     uses io.aigw.spi.ProviderPlugin;

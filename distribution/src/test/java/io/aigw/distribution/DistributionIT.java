@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,9 +22,12 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -183,17 +188,61 @@ public final class DistributionIT {
     }
 
     @Test
+    void aKeysRpmIsCountedInRedisOnTheModulePath() throws Exception {
+        requireRedis();
+        String prefix = "aigw-test-dist:" + System.nanoTime() + ":";
+        Map<String, String> environment = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_REDIS_URL",
+                "redis://127.0.0.1:6379", "GATEWAY_LIMITS_REDIS_PREFIX", prefix);
+        try (GatewayProcess create = GatewayProcess.run(home, environment, "keys", "create", "--name", "limited",
+                "--rpm", "1")) {
+            assertEquals(0, create.awaitExit(), create.output());
+            String key = create.output().lines().filter(line -> line.startsWith("sk-gw-")).findFirst().orElseThrow();
+            try (GatewayProcess gateway = GatewayProcess.start(home, environment)) {
+                String body = "{\"model\":\"openai/gpt-5\",\"messages\":[],\"max_tokens\":5}";
+                // No upstream key: the call fails with 502 and gives its request back, so it can be asked again.
+                HttpResponse<String> failed = gateway.post("/api/v1/chat/completions", key, body);
+                assertEquals(502, failed.statusCode(), failed.body() + gateway.output());
+                assertEquals("0", failed.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow(),
+                        gateway.output());
+                assertEquals(502, gateway.post("/api/v1/chat/completions", key, body).statusCode(),
+                        "released, not refused: " + gateway.output());
+            }
+            Process scan = new ProcessBuilder("redis-cli", "--scan", "--pattern", prefix + "*").start();
+            String counted = new String(scan.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, scan.waitFor());
+            assertTrue(counted.strip().matches(Pattern.quote(prefix) + "key_[0-9a-f]{16}"),
+                    "the key's window is in Redis: " + counted);
+        }
+    }
+
+    /** Redis on 127.0.0.1:6379, which .ci/run starts: skipped on a laptop without it, failed in CI. */
+    private static void requireRedis() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", 6379), 2000);
+        } catch (IOException e) {
+            String reason = "Redis is not reachable at 127.0.0.1:6379: " + e.getMessage();
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                Assertions.fail(reason + " (CI=true, where .ci/run starts it)");
+            }
+            Assumptions.abort(reason);
+        }
+    }
+
+    @Test
     void theAdminApiReadsAndWritesItsJsonBodiesOnTheModulePath() throws Exception {
         try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
-            HttpResponse<String> created = gateway.post("/admin/v1/keys", MASTER, "{\"name\":\"ops\",\"team\":[1]}");
+            HttpResponse<String> created = gateway.post("/admin/v1/keys", MASTER,
+                    "{\"name\":\"ops\",\"team\":[1],\"admin\":true,\"models\":[\"openai/*\"],\"rpm\":60}");
             assertEquals(201, created.statusCode(), created.body() + gateway.output());
             assertTrue(created.body().matches("\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
-                    + "\"key\":\"sk-gw-[A-Za-z0-9_-]{43}\",\"created_at\":\\d+}"), created.body());
+                    + "\"key\":\"sk-gw-[A-Za-z0-9_-]{43}\",\"admin\":true,\"created_at\":\\d+,"
+                    + "\"models\":\\[\"openai/\\*\"],\"expires_at\":null,\"rpm\":60,\"tpm\":null}"), created.body());
 
             HttpResponse<String> listed = gateway.get("/admin/v1/keys", MASTER);
             assertEquals(200, listed.statusCode(), listed.body());
             assertTrue(listed.body().matches("\\{\"data\":\\[\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
-                    + "\"created_at\":\\d+,\"revoked_at\":null}]}"), listed.body());
+                    + "\"admin\":true,\"created_at\":\\d+,\"revoked_at\":null,\"models\":\\[\"openai/\\*\"],"
+                    + "\"expires_at\":null,\"rpm\":60,\"tpm\":null}]}"), listed.body());
 
             HttpResponse<String> wrong = gateway.post("/admin/v1/keys", MASTER, "{\"name\":42}");
             assertEquals(400, wrong.statusCode(), wrong.body());
@@ -276,7 +325,7 @@ public final class DistributionIT {
         try (GatewayProcess migrate = GatewayProcess.run(home, env("GATEWAY_AOT_CACHE", ""), "migrate")) {
             assertEquals(0, migrate.awaitExit(), migrate.output());
         }
-        assertEquals(List.of("1"), appliedMigrations(home.resolve("data/gateway.db")));
+        assertEquals(List.of("1", "3"), appliedMigrations(home.resolve("data/gateway.db")));
         assertEquals(List.of(), aotCaches());
 
         var unreachable = env("GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:1/gateway");
@@ -312,7 +361,7 @@ public final class DistributionIT {
             Assumptions.assumeTrue(recording.output().contains("AOTCache creation is complete"),
                     "bin/gateway makes an AOT cache only on a JDK 25 or newer");
         }
-        assertEquals(List.of("1"), appliedMigrations(home.resolve("data/gateway.db")));
+        assertEquals(List.of("1", "3"), appliedMigrations(home.resolve("data/gateway.db")));
 
         Path classes = work.resolve("classes.log");
         // Added to bin/gateway's own options by the JVM itself: a log of where each class came from.
@@ -331,7 +380,7 @@ public final class DistributionIT {
         try (GatewayProcess onANewDatabase = GatewayProcess.start(home, withTheCache)) {
             assertEquals(200, onANewDatabase.get("/api/v1/models", MASTER).statusCode());
         }
-        assertEquals(List.of("1"), appliedMigrations(newDatabase));
+        assertEquals(List.of("1", "3"), appliedMigrations(newDatabase));
         assertTrue(Files.readString(classes).contains(" org.flywaydb.core.Flyway source: "),
                 "Flyway migrated the new database");
     }

@@ -28,11 +28,16 @@ import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
+import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.GatewayConfig;
+import io.aigw.runtime.config.RateLimitsConfig;
+import io.aigw.runtime.limits.LocalLimiter;
+import io.aigw.runtime.limits.RateLimiter;
+import io.aigw.runtime.limits.RedisLimiter;
 import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
@@ -80,6 +85,7 @@ public final class Gateway implements AutoCloseable {
     private final BatchWriter<UsageRecord> usage;
     private final Optional<AccessLog> accessLog;
     private final ChatForwarder forwarder;
+    private final RateLimiter rateLimiter;
     private final RequestObserver requests;
     private final Duration gracePeriod;
     private final WebServer server;
@@ -87,8 +93,9 @@ public final class Gateway implements AutoCloseable {
 
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
                     PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
-                    Optional<AccessLog> accessLog, ChatForwarder forwarder, RequestObserver requests,
-                    Duration gracePeriod, WebServer server, Optional<String> generatedMasterKey) {
+                    Optional<AccessLog> accessLog, ChatForwarder forwarder, RateLimiter rateLimiter,
+                    RequestObserver requests, Duration gracePeriod, WebServer server,
+                    Optional<String> generatedMasterKey) {
         this.routes = routes;
         this.watcher = watcher;
         this.plugins = plugins;
@@ -96,6 +103,7 @@ public final class Gateway implements AutoCloseable {
         this.usage = usage;
         this.accessLog = accessLog;
         this.forwarder = forwarder;
+        this.rateLimiter = rateLimiter;
         this.requests = requests;
         this.gracePeriod = gracePeriod;
         this.server = server;
@@ -149,7 +157,7 @@ public final class Gateway implements AutoCloseable {
                                  Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
-                ? Optional.of(new KeyIssuer(store).issue("admin", true).key()) : Optional.empty();
+                ? Optional.of(new KeyIssuer(store).issue("admin", true, KeyPolicy.NONE).key()) : Optional.empty();
         StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
         GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, plugins.routing().publicModelIds());
         // Records wait out a database outage in the queue; only what overflows it is lost.
@@ -168,6 +176,7 @@ public final class Gateway implements AutoCloseable {
                 snapshot -> forwarder.release(snapshot.table().byPriority())));
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
+        RateLimiter rateLimiter = rateLimiter(config.rateLimits(), metrics);
         GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
@@ -175,8 +184,8 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routes, forwarder, usage, metrics, limits.maxBodyBytes(),
-                                limits.maxConcurrentRequests()))
+                        new ChatCompletionsService(routes, forwarder, usage, metrics, rateLimiter,
+                                limits.maxBodyBytes(), limits.maxConcurrentRequests()))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -228,13 +237,20 @@ public final class Gateway implements AutoCloseable {
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
                     plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"));
             return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder,
-                    requests, config.gracePeriod(), started, generatedKey);
+                    rateLimiter, requests, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
             usage.close();
             accessLog.ifPresent(AccessLog::close);
             forwarder.close();
+            rateLimiter.close();
             throw e;
         }
+    }
+
+    /** Counters in Redis when {@code gateway.limits.redis-url} names one, else in memory. */
+    private static RateLimiter rateLimiter(RateLimitsConfig config, GatewayMetrics metrics) {
+        return config.redisUrl().<RateLimiter>map(url -> new RedisLimiter(url, config.redisPrefix(),
+                config.redisTimeout(), config.redisPool(), config.onFailure(), metrics)).orElseGet(LocalLimiter::new);
     }
 
     /** {@code stdout}, {@code off}, or a file that lines are appended to. */
@@ -297,6 +313,7 @@ public final class Gateway implements AutoCloseable {
         usage.close();
         accessLog.ifPresent(AccessLog::close);
         forwarder.close();
+        rateLimiter.close();
         plugins.close();
         store.close();
     }

@@ -14,6 +14,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -38,6 +39,15 @@ final class JsonBodies {
      * @throws ApiException with the 400 to send
      */
     static <T> T read(byte[] body, Class<T> type, String example, UnaryOperator<String> ruleOf) {
+        return readWithMembers(body, type, example, ruleOf).value();
+    }
+
+    /** A body read, and the names of the members it had: one given as null is there, one left out is not. */
+    record Read<T>(T value, Set<String> members) {
+    }
+
+    /** As {@link #read}, telling a member sent as {@code null} from one left out, as a patch must. */
+    static <T> Read<T> readWithMembers(byte[] body, Class<T> type, String example, UnaryOperator<String> ruleOf) {
         ApiError notAnObject = ApiError.invalidRequest(null, "The body must be a JSON object such as " + example + ".");
         MemberCheckingParser parser = new MemberCheckingParser(Jsons.PROVIDER.createParser(new StringReader(
                 utf8(body, notAnObject))));
@@ -53,7 +63,7 @@ final class JsonBodies {
         if (value == null || more) {
             throw new ApiException(notAnObject);
         }
-        return value;
+        return new Read<>(value, Set.copyOf(parser.topLevelMembers()));
     }
 
     /** Sends {@code document} as a JSON answer with {@code status}. */

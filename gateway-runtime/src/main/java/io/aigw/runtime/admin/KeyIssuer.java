@@ -2,6 +2,7 @@ package io.aigw.runtime.admin;
 
 import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoredKey;
 
 /**
@@ -36,12 +37,12 @@ public final class KeyIssuer {
     /**
      * @throws IllegalArgumentException when the stripped name is not {@linkplain #isValidName valid}
      */
-    public IssuedKey issue(String name, boolean admin) {
+    public IssuedKey issue(String name, boolean admin, KeyPolicy policy) {
         String stripped = name.strip();
         if (!isValidName(stripped)) {
             throw new IllegalArgumentException("Not a valid key name: '" + name + "'");
         }
         String key = MasterKey.generate();
-        return new IssuedKey(store.createKey(stripped, MasterKey.hashHex(key), admin), key);
+        return new IssuedKey(store.createKey(stripped, MasterKey.hashHex(key), admin, policy), key);
     }
 }

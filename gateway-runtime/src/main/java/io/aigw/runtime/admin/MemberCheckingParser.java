@@ -8,6 +8,7 @@ import jakarta.json.stream.JsonParser;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -22,6 +23,7 @@ final class MemberCheckingParser implements JsonParser {
     private final JsonParser parser;
     /** The names met in each open structure, outermost first; null for an array. */
     private final List<Set<String>> open = new ArrayList<>();
+    private final Set<String> topLevel = new LinkedHashSet<>();
     private Event current;
     private String member;
 
@@ -41,6 +43,11 @@ final class MemberCheckingParser implements JsonParser {
         String name() {
             return name;
         }
+    }
+
+    /** The names of the top-level object's members read so far, whatever their values. */
+    Set<String> topLevelMembers() {
+        return topLevel;
     }
 
     /** The top-level member whose name was read last, until the top-level object closes; else null. */
@@ -69,6 +76,7 @@ final class MemberCheckingParser implements JsonParser {
         }
         if (open.size() == 1) {
             member = name;
+            topLevel.add(name);
         }
     }
 

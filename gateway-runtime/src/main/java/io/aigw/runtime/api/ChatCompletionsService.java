@@ -4,6 +4,7 @@ import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
@@ -35,8 +36,9 @@ import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
 /**
- * {@code POST /api/v1/chat/completions}: reads and validates the body, asks routing where its model
- * goes and hands it to the upstream layer, then counts what happened.
+ * {@code POST /api/v1/chat/completions}: reads and validates the body, checks it against its key's
+ * policies (allowed models, then a rate-limit reservation), asks routing where its model goes and
+ * hands it to the upstream layer, then settles the reservation and counts what happened.
  */
 public final class ChatCompletionsService implements HttpService {
     private static final String JSON = "application/json";
@@ -45,17 +47,19 @@ public final class ChatCompletionsService implements HttpService {
     private final ChatForwarder forwarder;
     private final BatchWriter<UsageRecord> usage;
     private final GatewayMetrics metrics;
+    private final RateLimitGate limits;
     private final long maxBodyBytes;
     private final int maxConcurrent;
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
     private final Semaphore inFlight;
 
     public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
-                                  GatewayMetrics metrics, long maxBodyBytes, int maxConcurrent) {
+                                  GatewayMetrics metrics, RateLimiter limiter, long maxBodyBytes, int maxConcurrent) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
         this.metrics = metrics;
+        this.limits = new RateLimitGate(limiter, metrics);
         this.maxBodyBytes = maxBodyBytes;
         this.maxConcurrent = maxConcurrent;
         this.inFlight = new Semaphore(maxConcurrent);
@@ -89,6 +93,10 @@ public final class ChatCompletionsService implements HttpService {
             throw e;
         }
         ChatRequest chat = ChatRequest.parse(body);
+        Caller caller = request.context().get(Caller.class).orElseThrow();
+        if (!caller.policy().allows(chat.model())) {
+            throw new ApiException(ApiError.modelNotAllowed(chat.model()));
+        }
         CallReport report = new CallReport(request.context().get(RequestObserver.RequestId.class)
                 .map(RequestObserver.RequestId::value).orElse("none"), chat.model(), started);
         request.context().register(report);
@@ -96,13 +104,17 @@ public final class ChatCompletionsService implements HttpService {
         int status = 0;
         // Held to the end, a stream's included: the request finishes on the providers it started with.
         RoutingSnapshot routes = routing.acquire();
+        RateLimitGate.Held held = RateLimitGate.Held.NOTHING;
         try {
-            forwardWatched(chat, routes.table().destination(chat.model()), response, report);
+            Destination destination = routes.table().destination(chat.model());
+            held = limits.admit(caller, chat, body.length, destination, response);
+            forwardWatched(chat, destination, response, report);
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
             throw e;
         } finally {
+            RateLimitGate.settle(held, report);
             // An answer cut short ends the connection with an exception; the report says how it was cut.
             status = status == 0 ? report.status() : status;
             routes.release();

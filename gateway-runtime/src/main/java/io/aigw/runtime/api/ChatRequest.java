@@ -13,12 +13,14 @@ public final class ChatRequest implements UpstreamRequest {
     private final String model;
     private final boolean stream;
     private final boolean callerAskedForUsage;
+    private final long maxOutputTokens;
     private final BodySplice body;
 
-    ChatRequest(String model, boolean stream, boolean callerAskedForUsage, BodySplice body) {
+    ChatRequest(String model, boolean stream, boolean callerAskedForUsage, long maxOutputTokens, BodySplice body) {
         this.model = model;
         this.stream = stream;
         this.callerAskedForUsage = callerAskedForUsage;
+        this.maxOutputTokens = maxOutputTokens;
         this.body = body;
     }
 
@@ -35,6 +37,11 @@ public final class ChatRequest implements UpstreamRequest {
     /** The model the caller asked for, such as {@code openai/gpt-5}. */
     public String model() {
         return model;
+    }
+
+    /** {@code max_completion_tokens}, else {@code max_tokens}; -1 when the request sets neither. */
+    public long maxOutputTokens() {
+        return maxOutputTokens;
     }
 
     @Override

@@ -8,6 +8,7 @@ import jakarta.json.JsonException;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParser.Event;
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -47,6 +48,8 @@ final class ChatRequestReader {
         boolean stream = false;
         boolean includeUsage = false;
         boolean messagesSeen = false;
+        long maxCompletionTokens = -1;
+        long maxTokens = -1;
         try (JsonParser parser = Jsons.PROVIDER.createParser(new StringReader(text))) {
             if (!parser.hasNext() || parser.next() != Event.START_OBJECT) {
                 throw invalid(null, "The request body must be a JSON object.");
@@ -72,6 +75,8 @@ final class ChatRequestReader {
                     }
                     case "stream" -> stream = readStream(value);
                     case BodySplice.STREAM_OPTIONS -> includeUsage = readIncludeUsage(parser, value);
+                    case "max_completion_tokens" -> maxCompletionTokens = readCount(parser, value);
+                    case "max_tokens" -> maxTokens = readCount(parser, value);
                     default -> skipValue(parser, value, 1);
                 }
                 tokenEnd = offset(parser);
@@ -92,7 +97,7 @@ final class ChatRequestReader {
         if (!messagesSeen) {
             throw invalid("messages", "The request must carry 'messages', an array of message objects.");
         }
-        return new ChatRequest(model, stream, includeUsage,
+        return new ChatRequest(model, stream, includeUsage, maxCompletionTokens >= 0 ? maxCompletionTokens : maxTokens,
                 new BodySplice(body, model, List.copyOf(toByteOffsets(text, members))));
     }
 
@@ -146,6 +151,19 @@ final class ChatRequestReader {
             }
             skipValue(parser, optionValue, 2);
         }
+    }
+
+    /**
+     * A token count such as {@code max_tokens}, or -1 when it is not a whole number of at least
+     * zero: the gateway only reads it to estimate a request, and leaves judging it to the upstream.
+     */
+    private static long readCount(JsonParser parser, Event value) {
+        if (value != Event.VALUE_NUMBER || !parser.isIntegralNumber()) {
+            skipValue(parser, value, 1);
+            return -1;
+        }
+        BigDecimal count = parser.getBigDecimal();
+        return count.signum() < 0 ? -1 : count.min(BigDecimal.valueOf(Long.MAX_VALUE / 4)).longValue();
     }
 
     private static boolean readStream(Event value) {

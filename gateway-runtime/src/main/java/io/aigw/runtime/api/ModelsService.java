@@ -1,5 +1,6 @@
 package io.aigw.runtime.api;
 
+import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.plugin.ModelEntry;
@@ -7,6 +8,7 @@ import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingTable;
+import io.aigw.runtime.store.KeyPolicy;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -20,7 +22,8 @@ import java.util.List;
 
 /**
  * {@code GET /api/v1/models}: {@code gateway/auto} first, then every installed provider's catalogue
- * in priority order, each id as a caller writes it. The catalogue changes only when a plugin reload
+ * in priority order, each id as a caller writes it; for a key with a {@code models} policy, only
+ * those it allows. The catalogue changes only when a plugin reload
  * swaps the routing table, so the answer is rendered once per table.
  */
 public final class ModelsService implements HttpService {
@@ -35,8 +38,8 @@ public final class ModelsService implements HttpService {
         this.gatewayLabel = gatewayLabel;
     }
 
-    /** The answer for one routing table. */
-    private record Rendered(RoutingTable table, byte[] body) {
+    /** The answer for one routing table: its models, and the whole list as JSON. */
+    private record Rendered(RoutingTable table, List<ListedModel> models, byte[] body) {
     }
 
     /** The answer: {@code {"data":[...]}}, as OpenAI's model list. */
@@ -57,14 +60,22 @@ public final class ModelsService implements HttpService {
         RoutingTable table = routes.current().table();
         Rendered answer = rendered;
         if (answer == null || answer.table() != table) {
-            answer = new Rendered(table, render(table, gatewayLabel));
+            List<ListedModel> models = models(table, gatewayLabel);
+            answer = new Rendered(table, models, json(models));
             rendered = answer;
         }
+        KeyPolicy policy = request.context().get(Caller.class).map(Caller::policy).orElse(KeyPolicy.NONE);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.send(answer.body());
+        // A key with an allow-list sees only the models it may use.
+        response.send(policy.models().isEmpty() ? answer.body()
+                : json(answer.models().stream().filter(model -> policy.allows(model.id())).toList()));
     }
 
-    private static byte[] render(RoutingTable routing, String gatewayLabel) {
+    private static byte[] json(List<ListedModel> models) {
+        return Jsons.BINDING.toJson(new ModelList(models)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static List<ListedModel> models(RoutingTable routing, String gatewayLabel) {
         List<Provider> providers = routing.byPriority();
         List<ListedModel> data = new ArrayList<>();
         data.add(new ListedModel(RoutingTable.AUTO_MODEL, "Auto: the first available provider's default model",
@@ -80,7 +91,7 @@ public final class ModelsService implements HttpService {
                 }
             }
         }
-        return Jsons.BINDING.toJson(new ModelList(data)).getBytes(StandardCharsets.UTF_8);
+        return List.copyOf(data);
     }
 
     /**

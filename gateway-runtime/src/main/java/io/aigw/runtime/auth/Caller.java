@@ -1,10 +1,13 @@
 package io.aigw.runtime.auth;
 
+import io.aigw.runtime.store.KeyPolicy;
+
 /**
  * Who sent a request, as far as the gateway needs to know.
  *
- * @param keyId the key's id, which logs and usage records show instead of the key
- * @param admin whether the key may manage keys and read usage
+ * @param keyId  the key's id, which logs and usage records show instead of the key
+ * @param admin  whether the key may manage keys and read usage
+ * @param policy what the key may do (models, expiry, rate limits)
  */
-public record Caller(String keyId, boolean admin) {
+public record Caller(String keyId, boolean admin, KeyPolicy policy) {
 }

@@ -1,6 +1,7 @@
 package io.aigw.runtime.auth;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.store.KeyPolicy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -51,7 +52,7 @@ public final class MasterKey implements WorkspaceKeys {
 
     @Override
     public Optional<Caller> authenticate(String presentedKey) {
-        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true)) : Optional.empty();
+        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true, KeyPolicy.NONE)) : Optional.empty();
     }
 
     /** The SHA-256 of a key in hex, as the store keeps it. */

@@ -7,6 +7,7 @@ import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,7 +15,8 @@ import java.util.Optional;
  * Lets a request under {@code /api/} through only with {@code Authorization: Bearer <workspace key>},
  * and one under {@code /admin/} only with an admin key. Every way of failing (no header, another
  * scheme, a wrong prefix, an unknown or revoked key) takes the same path and gets the same 401, so
- * neither the answer nor its timing tells a caller which it was.
+ * neither the answer nor its timing tells a caller which it was. A key past its {@code expires_at}
+ * gets a 401 too, whose message says it expired: its holder may know that much.
  */
 public final class WorkspaceKeyFilter implements Filter {
     private static final String BEARER = "Bearer ";
@@ -44,6 +46,10 @@ public final class WorkspaceKeyFilter implements Filter {
         Optional<Caller> caller = keys.authenticate(presented);
         if (caller.isEmpty()) {
             ApiError.invalidApiKey().send(response);
+            return;
+        }
+        if (caller.get().policy().expiredAt(Instant.now())) {
+            ApiError.expiredApiKey().send(response);
             return;
         }
         if (admin && !caller.get().admin()) {

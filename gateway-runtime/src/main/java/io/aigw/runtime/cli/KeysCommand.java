@@ -2,15 +2,17 @@ package io.aigw.runtime.cli;
 
 import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoredKey;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * {@code bin/gateway keys create --name <name> | list | revoke <id>}: manages workspace keys in the
- * configured store without starting the server. The new key goes alone on a line of standard
- * output, so scripts can capture it; everything else goes to standard error.
+ * {@code bin/gateway keys create --name <name> [policies] | update <id> <policies> | list | revoke <id>}:
+ * manages workspace keys in the configured store without starting the server. The new key goes
+ * alone on a line of standard output, so scripts can capture it; everything else goes to standard error.
  */
 public final class KeysCommand {
     public static final int OK = 0;
@@ -19,11 +21,16 @@ public final class KeysCommand {
     /** The database could not be reached or written. */
     public static final int STORE_FAILED = 3;
     private static final String HELP = """
-            usage: gateway keys create --name <name> [--admin]
+            usage: gateway keys create --name <name> [--admin] [policies]
                                                       issue a key (printed once, alone on a line);
                                                       --admin: it may also use the admin API
+                   gateway keys update <id> <policies> change a key's policies
                    gateway keys list                   list keys (never their text)
-                   gateway keys revoke <id>            revoke a key""";
+                   gateway keys revoke <id>            revoke a key
+            policies: --models <id or pattern,...|all>  the models it may use ('openai/*')
+                      --expires <time|never>            2026-12-31T18:00:00Z, 2026-12-31 or unix seconds
+                      --rpm <n|none>                    requests a minute
+                      --tpm <n|none>                    tokens a minute, prompt and completion""";
 
     private final GatewayStore store;
     private final PrintStream out;
@@ -40,42 +47,96 @@ public final class KeysCommand {
         if (args.isEmpty()) {
             return usage("no command given");
         }
-        return switch (args.get(0)) {
-            case "create" -> (args.size() == 3 || args.size() == 4 && args.get(3).equals("--admin"))
-                    && args.get(1).equals("--name") && KeyIssuer.isValidName(args.get(2).strip())
-                    ? create(args.get(2).strip(), args.size() == 4)
-                    : usage("create takes --name <name> [--admin]: a name not empty, at most " + KeyIssuer.MAX_NAME
-                            + " characters, without control characters");
-            case "list" -> args.size() == 1 ? list() : usage("list takes no arguments");
-            case "revoke" -> args.size() == 2 ? revoke(args.get(1)) : usage("revoke takes one key id");
-            default -> usage("unknown command '" + args.get(0) + "'");
-        };
+        try {
+            return switch (args.get(0)) {
+                case "create" -> create(args.subList(1, args.size()));
+                case "update" -> args.size() >= 3 ? update(args.get(1), args.subList(2, args.size()))
+                        : usage("update takes a key id and at least one policy option");
+                case "list" -> args.size() == 1 ? list() : usage("list takes no arguments");
+                case "revoke" -> args.size() == 2 ? revoke(args.get(1)) : usage("revoke takes one key id");
+                default -> usage("unknown command '" + args.get(0) + "'");
+            };
+        } catch (PolicyOptions.Mistake e) {
+            return usage(e.getMessage());
+        }
     }
 
-    private int create(String name, boolean admin) {
-        KeyIssuer.IssuedKey issued = new KeyIssuer(store).issue(name, admin);
-        err.println("Created key " + issued.stored().id() + " (" + name + "). It is shown only now:");
+    private int create(List<String> args) throws PolicyOptions.Mistake {
+        Optional<String> name = Optional.empty();
+        boolean admin = false;
+        PolicyOptions policies = new PolicyOptions();
+        for (int i = 0; i < args.size(); i++) {
+            String option = args.get(i);
+            if (option.equals("--admin")) {
+                admin = true;
+            } else if (i + 1 < args.size() && option.equals("--name")) {
+                name = Optional.of(args.get(++i).strip());
+            } else if (i + 1 < args.size() && PolicyOptions.isPolicyOption(option)) {
+                policies.read(option, args.get(++i));
+            } else {
+                return usage("create takes --name <name>, --admin and policy options, not '" + option + "'");
+            }
+        }
+        if (name.isEmpty() || !KeyIssuer.isValidName(name.get())) {
+            return usage("create takes --name <name> [--admin]: a name not empty, at most " + KeyIssuer.MAX_NAME
+                    + " characters, without control characters");
+        }
+        KeyIssuer.IssuedKey issued = new KeyIssuer(store).issue(name.get(), admin, policies.applyTo(KeyPolicy.NONE));
+        err.println("Created key " + issued.stored().id() + " (" + name.get() + "). It is shown only now:");
         out.println(issued.key());
         return OK;
     }
 
+    private int update(String id, List<String> args) throws PolicyOptions.Mistake {
+        PolicyOptions policies = new PolicyOptions();
+        for (int i = 0; i < args.size(); i += 2) {
+            if (i + 1 >= args.size() || !PolicyOptions.isPolicyOption(args.get(i))) {
+                return usage("update takes policy options, not '" + args.get(i) + "'");
+            }
+            policies.read(args.get(i), args.get(i + 1));
+        }
+        Optional<StoredKey> key = store.listKeys().stream().filter(stored -> stored.id().equals(id)).findFirst();
+        if (key.isEmpty() || store.updatePolicy(id, policies.applyTo(key.get().policy())).isEmpty()) {
+            return notFound(id);
+        }
+        err.println("Updated " + id + ". Running gateways apply it within their key cache time"
+                + " (gateway.keys.cache-ttl).");
+        return OK;
+    }
+
     private int list() {
-        String row = "%-22s %-30s %-22s %s%n";
-        out.printf(row, "id", "name", "created", "revoked");
+        String row = "%-22s %-30s %-5s %-22s %-22s %s%n";
+        out.printf(row, "id", "name", "admin", "created", "revoked", "policies");
         for (StoredKey key : store.listKeys()) {
-            out.printf(row, key.id(), key.name(), key.createdAt(), key.revokedAt().map(Instant::toString).orElse("-"));
+            out.printf(row, key.id(), key.name(), key.admin() ? "yes" : "no", key.createdAt(),
+                    key.revokedAt().map(Instant::toString).orElse("-"), policies(key.policy()));
         }
         return OK;
     }
 
+    private static String policies(KeyPolicy policy) {
+        StringBuilder text = new StringBuilder();
+        if (!policy.models().isEmpty()) {
+            text.append("models=").append(String.join(",", policy.models())).append(' ');
+        }
+        policy.expiresAt().ifPresent(at -> text.append("expires=").append(at).append(' '));
+        policy.rpm().ifPresent(rpm -> text.append("rpm=").append(rpm).append(' '));
+        policy.tpm().ifPresent(tpm -> text.append("tpm=").append(tpm).append(' '));
+        return text.isEmpty() ? "-" : text.toString().strip();
+    }
+
     private int revoke(String id) {
         if (!store.revokeKey(id)) {
-            err.println("No key has the id '" + id + "'; see: gateway keys list");
-            return NOT_FOUND;
+            return notFound(id);
         }
         err.println("Revoked " + id + ". Running gateways refuse it within their key cache time"
                 + " (gateway.keys.cache-ttl).");
         return OK;
+    }
+
+    private int notFound(String id) {
+        err.println("No key has the id '" + id + "'; see: gateway keys list");
+        return NOT_FOUND;
     }
 
     private int usage(String problem) {

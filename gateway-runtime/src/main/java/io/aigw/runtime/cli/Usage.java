@@ -15,6 +15,7 @@ public final class Usage {
     private static final String COMMANDS = """
             usage: gateway                 start the server
                    gateway keys create --name <name> [--admin] | list | revoke <id>
+                   gateway keys create ... | update <id> [--models a,b] [--rpm n] [--tpm n] [--expires t]
                                            manage workspace keys in the database, without a server
                    gateway plugins list | reload [--url <url>]
                                            ask the running gateway for its plugins, or to reload
@@ -29,6 +30,7 @@ public final class Usage {
               GATEWAY_MASTER_KEY       an admin key kept in configuration (sk-gw-...); without it, the
                                        first start on an empty database makes one and prints it once
               GATEWAY_DATABASE_URL     where keys and usage live (jdbc:sqlite:data/gateway.db)
+              GATEWAY_REDIS_URL        rate-limit counters in Redis, shared by replicas (in memory)
               GATEWAY_PLUGINS_DIR      the folder of plugin jars (plugins/), watched while the gateway runs
               GATEWAY_...              any setting of conf/gateway.yaml: gateway.max-body-size is
                                        GATEWAY_MAX_BODY_SIZE

@@ -16,8 +16,8 @@ import java.util.OptionalInt;
  * @param usageQueue    {@code gateway.usage.queue-size}: usage records waiting to be written, the rest dropped
  */
 public record GatewayConfig(Listener listener, Limits limits, Upstream upstream, DatabaseConfig database,
-                            Keys keys, PluginsConfig plugins, int usageQueue, String accessLog, Duration gracePeriod,
-                            String name) {
+                            Keys keys, PluginsConfig plugins, RateLimitsConfig rateLimits, int usageQueue,
+                            String accessLog, Duration gracePeriod, String name) {
 
     /**
      * Reads every gateway setting.
@@ -27,7 +27,7 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
     public static GatewayConfig read(Settings settings) {
         return new GatewayConfig(Listener.read(settings), Limits.read(settings), Upstream.read(settings),
                 DatabaseConfig.read(settings), Keys.read(settings), PluginsConfig.read(settings),
-                settings.getInt("gateway.usage.queue-size", 10_000),
+                RateLimitsConfig.read(settings), settings.getInt("gateway.usage.queue-size", 10_000),
                 settings.get("gateway.access-log", "stdout"),
                 settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30)),
                 settings.get("gateway.name", "aigw"));

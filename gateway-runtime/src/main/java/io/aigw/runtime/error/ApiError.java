@@ -27,6 +27,33 @@ public record ApiError(Status status, String message, String type, String param,
                 "authentication_error", null, "invalid_api_key");
     }
 
+    /** A known key past its {@code expires_at}: refused as a revoked one is, with a message that says why. */
+    public static ApiError expiredApiKey() {
+        return new ApiError(Status.UNAUTHORIZED_401, "This workspace key has expired; ask an admin for a new one"
+                + " or a later expiry.", "authentication_error", null, "invalid_api_key");
+    }
+
+    /** The key's {@code models} policy does not list the model asked for. */
+    public static ApiError modelNotAllowed(String model) {
+        String shown = model.length() > 100 ? model.substring(0, 100) + "..." : model;
+        return new ApiError(Status.FORBIDDEN_403, "This workspace key may not use the model '" + shown + "';"
+                + " GET /api/v1/models lists those it may.", "permission_error", "model", "model_not_allowed");
+    }
+
+    /**
+     * The key's request or token limit has no room for this request now; {@code type} is
+     * {@code requests} or {@code tokens}, which limit it was, as OpenAI's own 429s say.
+     */
+    public static ApiError rateLimited(String type, String message) {
+        return new ApiError(Status.TOO_MANY_REQUESTS_429, message, type, null, "rate_limit_exceeded");
+    }
+
+    /** The rate-limit store cannot be reached and {@code gateway.limits.on-store-failure} is {@code deny}. */
+    public static ApiError limitsUnavailable() {
+        return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway cannot check this key's rate limits now:"
+                + " its limit store is unreachable. Retry shortly.", "server_error", null, "limits_unavailable");
+    }
+
     /** The model's prefix names no installed provider and no catch-all is installed. */
     public static ApiError modelNotFound(String model) {
         return new ApiError(Status.NOT_FOUND_404,

@@ -21,7 +21,8 @@ public final class Jsons {
      * Binds the typed documents (records) the gateway reads or writes whole; thread-safe. Its rules,
      * the same for every document: members are snake_case ({@code contextLength} is
      * {@code context_length}), a null component is written as {@code null} rather than left out,
-     * and a string or a whole number is read only from a JSON string or an integral JSON number
+     * and a string, a whole number or a boolean is read only from a JSON string, an integral JSON number
+     * or {@code true}/{@code false}
      * ({@link StrictValues}), never converted from another kind of value. Members no record
      * declares are skipped. A record it writes names its member order with
      * {@code @JsonbPropertyOrder}: Yasson's own order is not the declaration order.
@@ -37,7 +38,7 @@ public final class Jsons {
                     .withPropertyNamingStrategy(PropertyNamingStrategy.LOWER_CASE_WITH_UNDERSCORES)
                     .withNullValues(true)
                     .withPropertyVisibilityStrategy(new FieldsOnly())
-                    .withDeserializers(new StrictValues.Text(), new StrictValues.WholeNumber()))
+                    .withDeserializers(new StrictValues.Text(), new StrictValues.WholeNumber(), new StrictValues.Truth()))
             .build();
 
     private Jsons() {

@@ -10,8 +10,9 @@ import jakarta.json.stream.JsonParser;
 import java.lang.reflect.Type;
 
 /**
- * How {@link Jsons#BINDING} reads {@code String} and {@code Long} components. Yasson alone reads
- * {@code 42} or {@code true} into a string and cuts {@code 1000.5} to a long; a document with such
+ * How {@link Jsons#BINDING} reads {@code String}, {@code Long} and {@code Boolean} components. Yasson
+ * alone reads {@code 42} or {@code true} into a string, cuts {@code 1000.5} to a long and takes
+ * {@code "yes"} for false; a document with such
  * a value is a mistake its author should hear about, so these refuse it.
  * A JSON {@code null} reads as null.
  */
@@ -31,6 +32,19 @@ final class StrictValues {
                 return null;
             }
             throw wrongType("a string", value);
+        }
+    }
+
+    static final class Truth implements JsonbDeserializer<Boolean> {
+        @Override
+        public Boolean deserialize(JsonParser parser, DeserializationContext context, Type type) {
+            JsonValue value = parser.getValue();
+            return switch (value.getValueType()) {
+                case TRUE -> true;
+                case FALSE -> false;
+                case NULL -> null;
+                default -> throw wrongType("true or false", value);
+            };
         }
     }
 

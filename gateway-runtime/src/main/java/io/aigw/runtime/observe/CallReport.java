@@ -17,6 +17,7 @@ public final class CallReport {
     private TokenUsage usage = TokenUsage.NONE;
     private long upstreamNanos;
     private boolean streamed;
+    private boolean answerBegan;
 
     /**
      * @param requestId    sent upstream as {@code X-Request-Id}
@@ -73,6 +74,7 @@ public final class CallReport {
     /** Records the status the caller got and when its first byte left. */
     public void answered(int status, long firstByteNanos) {
         this.status = status;
+        this.answerBegan |= status >= 200 && status < 300;
         this.firstByteNanos = firstByteNanos;
     }
 
@@ -109,6 +111,14 @@ public final class CallReport {
     /** {@link System#nanoTime()} when the first byte went to the caller, or -1. */
     public long firstByteNanos() {
         return firstByteNanos;
+    }
+
+    /**
+     * Whether an upstream's successful answer began to reach the caller, whole or not: the call was
+     * made and its tokens spent. False when every provider tried failed before that.
+     */
+    public boolean answerBegan() {
+        return answerBegan;
     }
 
     /** How many providers failed before the last one tried. */

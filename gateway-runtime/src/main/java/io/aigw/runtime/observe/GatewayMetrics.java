@@ -69,6 +69,20 @@ public final class GatewayMetrics {
                 .tags(List.of(Tag.create("result", result)))).increment();
     }
 
+    /** Counts a request refused by its key's rate limit, by which limit: {@code requests} or {@code tokens}. */
+    public void rateLimited(String limit) {
+        counter(List.of("gateway.rate.limited", limit), () -> Counter.builder("gateway.rate.limited")
+                .description("Requests refused with 429 by their key's rpm or tpm")
+                .tags(List.of(Tag.create("limit", limit)))).increment();
+    }
+
+    /** Counts a rate-limit check the limit store (Redis) could not answer. */
+    public void limitStoreFailure() {
+        counter(List.of("gateway.limit.store.failures"), () -> Counter.builder("gateway.limit.store.failures")
+                .description("Rate-limit checks the limit store could not answer, served by on-store-failure"))
+                .increment();
+    }
+
     public void requestStarted() {
         requestsInFlight.incrementAndGet();
     }

@@ -13,8 +13,11 @@ import java.util.Optional;
  */
 public interface GatewayStore extends AutoCloseable {
 
-    /** Stores a new key by its SHA-256 hash (hex) and returns it. */
-    StoredKey createKey(String name, String keyHash, boolean admin);
+    /** Stores a new key by its SHA-256 hash (hex), with its policy, and returns it. */
+    StoredKey createKey(String name, String keyHash, boolean admin, KeyPolicy policy);
+
+    /** Replaces a key's policy and returns the key as stored now; empty when no key has that id. */
+    Optional<StoredKey> updatePolicy(String id, KeyPolicy policy);
 
     /** Every key, newest first, revoked ones included. */
     List<StoredKey> listKeys();

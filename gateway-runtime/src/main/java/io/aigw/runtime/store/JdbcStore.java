@@ -21,7 +21,7 @@ import java.util.Optional;
  * up to date at open (see {@link SchemaMigrations}), plain SQL that SQLite and PostgreSQL both speak.
  */
 public final class JdbcStore implements GatewayStore {
-    private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at";
+    private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at, models, expires_at, rpm, tpm";
     private static final SecureRandom RANDOM = new SecureRandom();
     /**
      * Usage rows sent to the database at a time, in the batch's one transaction, giving the core way
@@ -74,18 +74,34 @@ public final class JdbcStore implements GatewayStore {
     }
 
     @Override
-    public StoredKey createKey(String name, String keyHash, boolean admin) {
+    public StoredKey createKey(String name, String keyHash, boolean admin, KeyPolicy policy) {
         StoredKey key = new StoredKey("key_" + HexFormat.of().formatHex(randomBytes(8)), name, admin,
-                Instant.ofEpochMilli(System.currentTimeMillis()), Optional.empty());
-        update("create a key", "INSERT INTO workspace_keys (id, name, key_hash, admin, created_at) VALUES (?, ?, ?, ?, ?)",
+                Instant.ofEpochMilli(System.currentTimeMillis()), Optional.empty(), policy);
+        update("create a key", "INSERT INTO workspace_keys (id, name, key_hash, admin, created_at, models, expires_at,"
+                        + " rpm, tpm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 statement -> {
                     statement.setString(1, key.id());
                     statement.setString(2, name);
                     statement.setString(3, keyHash);
                     statement.setBoolean(4, admin);
                     statement.setLong(5, key.createdAt().toEpochMilli());
+                    KeyPolicyColumns.bind(statement, 6, policy);
                 });
         return key;
+    }
+
+    @Override
+    public Optional<StoredKey> updatePolicy(String id, KeyPolicy policy) {
+        int found = update("change a key's policy", "UPDATE workspace_keys SET models = ?, expires_at = ?, rpm = ?,"
+                + " tpm = ? WHERE id = ?", statement -> {
+                    KeyPolicyColumns.bind(statement, 1, policy);
+                    statement.setString(5, id);
+                });
+        if (found == 0) {
+            return Optional.empty();
+        }
+        return query("look up a key", "SELECT " + KEY_COLUMNS + " FROM workspace_keys WHERE id = ?",
+                statement -> statement.setString(1, id), JdbcStore::key).stream().findFirst();
     }
 
     @Override
@@ -238,7 +254,7 @@ public final class JdbcStore implements GatewayStore {
         long revoked = rows.getLong(5);
         Optional<Instant> revokedAt = rows.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(revoked));
         return new StoredKey(rows.getString(1), rows.getString(2), rows.getBoolean(3),
-                Instant.ofEpochMilli(rows.getLong(4)), revokedAt);
+                Instant.ofEpochMilli(rows.getLong(4)), revokedAt, KeyPolicyColumns.read(rows, 6));
     }
 
     private static void setNullable(PreparedStatement statement, int index, String value) throws SQLException {

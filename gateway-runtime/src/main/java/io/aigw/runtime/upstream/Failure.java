@@ -122,7 +122,7 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
         report.answered(status.code(), System.nanoTime());
         response.status(status);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        headers.forEach(response::header);
+        RelayedHeaders.addTo(response, headers);
         response.send(body);
     }
 

@@ -106,7 +106,7 @@ final class JsonRelay {
         response.header(HeaderNames.CONTENT_TYPE, RelayedHeaders.contentType(upstream, "application/json"));
         response.header(ChatForwarder.PROVIDER_HEADER, provider.prefix());
         response.header(ServerTiming.HEADER, ServerTiming.value(report));
-        RelayedHeaders.of(upstream).forEach(response::header);
+        RelayedHeaders.addTo(response, RelayedHeaders.of(upstream));
     }
 
     /** Keeps the last {@code tail.length} bytes seen in {@code tail}, adding {@code n} of {@code bytes}; its new length. */

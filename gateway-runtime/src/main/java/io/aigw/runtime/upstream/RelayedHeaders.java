@@ -1,8 +1,10 @@
 package io.aigw.runtime.upstream;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +15,10 @@ import java.util.List;
  * answer; the client itself leaves the headers it parses unchecked.
  */
 final class RelayedHeaders {
-    private static final List<String> RETRY_PREFIXES = List.of("retry-after", "x-ratelimit-");
+    private static final String RATE_LIMIT = "x-ratelimit-";
+    private static final List<String> RETRY_PREFIXES = List.of("retry-after", RATE_LIMIT);
+    private static final HeaderName GATEWAY_LIMITS_REQUESTS = HeaderNames.create("x-ratelimit-limit-requests");
+    private static final HeaderName GATEWAY_LIMITS_TOKENS = HeaderNames.create("x-ratelimit-limit-tokens");
 
     private RelayedHeaders() {
     }
@@ -29,6 +34,21 @@ final class RelayedHeaders {
             }
         }
         return relayed;
+    }
+
+    /**
+     * Adds the relayed {@code headers} to the caller's answer. Where the gateway has put its own
+     * {@code x-ratelimit-*} headers on it (a key with rate limits), those are what the caller's SDK
+     * must read, so none of the upstream's is added; its {@code Retry-After} still is.
+     */
+    static void addTo(ServerResponse response, List<Header> headers) {
+        boolean gatewayLimits = response.headers().contains(GATEWAY_LIMITS_REQUESTS)
+                || response.headers().contains(GATEWAY_LIMITS_TOKENS);
+        for (Header header : headers) {
+            if (!(gatewayLimits && header.name().regionMatches(true, 0, RATE_LIMIT, 0, RATE_LIMIT.length()))) {
+                response.header(header);
+            }
+        }
     }
 
     private static boolean isRetryHeader(String name) {

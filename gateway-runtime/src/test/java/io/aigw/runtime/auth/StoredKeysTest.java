@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.StoreHealth;
+import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoredKey;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.store.UsageTotals;
@@ -37,7 +38,7 @@ public final class StoredKeysTest {
         keys.forgetCached();
         // ... and only then does the slow lookup finish and put its answer in the cache.
         store.finishLookup.countDown();
-        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false)), inFlight.get(10, TimeUnit.SECONDS),
+        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE)), inFlight.get(10, TimeUnit.SECONDS),
                 "the request that began before the revocation may pass");
 
         assertEquals(Optional.empty(), keys.authenticate(KEY), "every later request is refused");
@@ -49,9 +50,9 @@ public final class StoredKeysTest {
         store.finishLookup.countDown();
         StoredKeys keys = new StoredKeys(Optional.empty(), store, Duration.ofHours(1), Duration.ofHours(1));
 
-        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false)), keys.authenticate(KEY));
+        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE)), keys.authenticate(KEY));
         store.revokeKey(OneKeyStore.ID);  // elsewhere: this gateway is not told
-        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false)), keys.authenticate(KEY));
+        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE)), keys.authenticate(KEY));
         assertEquals(1, store.lookups, "the second check did not reach the database");
     }
 
@@ -67,7 +68,7 @@ public final class StoredKeysTest {
         public Optional<StoredKey> findKey(String keyHash) {
             lookups++;
             Optional<StoredKey> found = keyHash.equals(MasterKey.hashHex(KEY))
-                    ? Optional.of(new StoredKey(ID, "app", false, Instant.EPOCH, revokedAt)) : Optional.empty();
+                    ? Optional.of(new StoredKey(ID, "app", false, Instant.EPOCH, revokedAt, KeyPolicy.NONE)) : Optional.empty();
             lookupHasRead.countDown();
             try {
                 finishLookup.await();
@@ -84,7 +85,12 @@ public final class StoredKeysTest {
         }
 
         @Override
-        public StoredKey createKey(String name, String keyHash, boolean admin) {
+        public StoredKey createKey(String name, String keyHash, boolean admin, KeyPolicy policy) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<StoredKey> updatePolicy(String id, KeyPolicy policy) {
             throw new UnsupportedOperationException();
         }
 

@@ -34,11 +34,16 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 public final class KeysCommandTest {
     private static final String NL = System.lineSeparator();
-    private static final String HELP = "usage: gateway keys create --name <name> [--admin]"
+    private static final String HELP = "usage: gateway keys create --name <name> [--admin] [policies]"
             + NL + "                                          issue a key (printed once, alone on a line);"
             + NL + "                                          --admin: it may also use the admin API"
+            + NL + "       gateway keys update <id> <policies> change a key's policies"
             + NL + "       gateway keys list                   list keys (never their text)"
-            + NL + "       gateway keys revoke <id>            revoke a key" + NL;
+            + NL + "       gateway keys revoke <id>            revoke a key"
+            + NL + "policies: --models <id or pattern,...|all>  the models it may use ('openai/*')"
+            + NL + "          --expires <time|never>            2026-12-31T18:00:00Z, 2026-12-31 or unix seconds"
+            + NL + "          --rpm <n|none>                    requests a minute"
+            + NL + "          --tpm <n|none>                    tokens a minute, prompt and completion" + NL;
 
     @TempDir
     Path folder;
@@ -83,9 +88,10 @@ public final class KeysCommandTest {
         assertEquals(KeysCommand.OK, list.code());
         assertEquals("", list.err());
         assertFalse(list.out().contains(first.substring(6)) || list.out().contains(second.substring(6)), list.out());
-        StringBuilder expected = new StringBuilder(row("id", "name", "created", "revoked"));
+        StringBuilder expected = new StringBuilder(row("id", "name", "admin", "created", "revoked", "policies"));
         List<KeyRows> rows = KeyRows.read(databaseUrl());
-        rows.reversed().forEach(key -> expected.append(row(key.id(), key.name(), instant(key.createdAt()), "-")));
+        rows.reversed().forEach(key -> expected.append(row(key.id(), key.name(), "no", instant(key.createdAt()), "-",
+                "-")));
         assertEquals(expected.toString(), list.out(), "newest first");
         assertEquals(List.of("first", "second app"), rows.stream().map(KeyRows::name).toList());
     }
@@ -130,7 +136,7 @@ public final class KeysCommandTest {
         }
         KeyRows row = KeyRows.read(databaseUrl()).get(0);
         assertTrue(row.revokedAt().isPresent(), row.toString());
-        assertEquals(row(id, "to-revoke", instant(row.createdAt()), instant(row.revokedAt().orElseThrow())),
+        assertEquals(row(id, "to-revoke", "no", instant(row.createdAt()), instant(row.revokedAt().orElseThrow()), "-"),
                 run("list").out().lines().skip(1).findFirst().orElseThrow() + NL);
         assertEquals(KeysCommand.OK, run("revoke", id).code(), "revoking twice is harmless");
     }
@@ -143,6 +149,41 @@ public final class KeysCommandTest {
         assertEquals(1, unknown.code());
         assertEquals("", unknown.out());
         assertEquals("No key has the id 'key_0000000000000000'; see: gateway keys list" + NL, unknown.err());
+    }
+
+    @Test
+    void createAndUpdateSetAndChangeAKeysPoliciesWhichListShows() throws Exception {
+        Output created = run("create", "--name", "app", "--models", "openai/*, gateway/auto", "--rpm", "60",
+                "--tpm", "40000", "--expires", "2030-01-01");
+        assertEquals(KeysCommand.OK, created.code(), created.err());
+        String id = KeyRows.read(databaseUrl()).get(0).id();
+        assertEquals("models=openai/*,gateway/auto expires=2030-01-01T00:00:00Z rpm=60 tpm=40000", policies());
+
+        Output updated = run("update", id, "--rpm", "none", "--models", "all", "--expires", "2031-06-01T12:00:00Z");
+
+        assertEquals(KeysCommand.OK, updated.code(), updated.err());
+        assertEquals("", updated.out());
+        assertEquals("expires=2031-06-01T12:00:00Z tpm=40000", policies());
+        assertEquals(KeysCommand.NOT_FOUND, run("update", "key_0000000000000000", "--rpm", "5").code());
+    }
+
+    @Test
+    void aWrongPolicyValueExits2NamingTheOptionAndStoresNothing() throws Exception {
+        for (List<String> args : List.of(List.of("create", "--name", "a", "--rpm", "0"),
+                List.of("create", "--name", "a", "--tpm", "many"), List.of("create", "--name", "a", "--expires", "soon"),
+                List.of("create", "--name", "a", "--models", ","))) {
+            Output output = run(args.toArray(String[]::new));
+            assertEquals(KeysCommand.USAGE, output.code(), args.toString());
+            assertTrue(output.err().startsWith("gateway keys: --"), output.err());
+        }
+        assertEquals(List.of(), KeyRows.read(databaseUrl()));
+    }
+
+    /** The policies column of the first key that {@code keys list} shows. */
+    private String policies() {
+        String line = run("list").out().lines().skip(1).findFirst().orElseThrow();
+        // id, name (one word here), admin, created, revoked, then the policies.
+        return line.replaceFirst("^(\\S+\\s+){5}", "");
     }
 
     static Stream<List<String>> wrongUsage() {
@@ -174,8 +215,9 @@ public final class KeysCommandTest {
         assertEquals(List.of("n".repeat(200)), KeyRows.read(databaseUrl()).stream().map(KeyRows::name).toList());
     }
 
-    private static String row(String id, String name, String created, String revoked) {
-        return String.format("%-22s %-30s %-22s %s%n", id, name, created, revoked);
+    private static String row(String id, String name, String admin, String created, String revoked,
+                              String policies) {
+        return String.format("%-22s %-30s %-5s %-22s %-22s %s%n", id, name, admin, created, revoked, policies);
     }
 
     private static String instant(long epochMillis) {

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.flywaydb.core.api.migration.BaseJavaMigration;
@@ -30,8 +31,11 @@ import org.sqlite.SQLiteDataSource;
  * and on a new PostgreSQL database (skipped on a laptop without PostgreSQL, failed in CI).
  */
 public final class SchemaMigrationsTest {
-    private static final List<JavaMigration> WITH_THE_NEXT_ONE =
-            List.of(new V1__WorkspaceKeysAndUsage(), new V2__AddNotes());
+    private static final List<JavaMigration> WITH_THE_NEXT_ONE = Stream.concat(
+            SchemaMigrations.ALL.stream(), Stream.of(new V1000__AddNotes())).toList();
+    /** The versions of the shipped migrations, oldest first, as the schema history lists them. */
+    private static final List<String> SHIPPED = SchemaMigrations.ALL.stream()
+            .map(migration -> migration.getVersion().getVersion()).toList();
 
     @TempDir
     Path folder;
@@ -42,7 +46,7 @@ public final class SchemaMigrationsTest {
         try (Database database = Database.create(kind, folder)) {
             assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
 
-            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(SHIPPED, database.appliedVersions());
             assertEquals(List.of("0"), database.column("SELECT COUNT(*) FROM workspace_keys"));
             assertTrue(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
         }
@@ -60,7 +64,7 @@ public final class SchemaMigrationsTest {
 
             assertFalse(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
 
-            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(SHIPPED, database.appliedVersions());
         }
     }
 
@@ -73,8 +77,9 @@ public final class SchemaMigrationsTest {
 
             assertTrue(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran");
 
-            assertEquals(List.of("1", "2"), database.appliedVersions());
-            database.execute("INSERT INTO notes (text) VALUES ('the table V2 makes')");
+            assertEquals(WITH_THE_NEXT_ONE.stream().map(migration -> migration.getVersion().getVersion()).toList(),
+                    database.appliedVersions());
+            database.execute("INSERT INTO notes (text) VALUES ('the table V1000 makes')");
             assertFalse(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran again");
         }
     }
@@ -84,7 +89,7 @@ public final class SchemaMigrationsTest {
     void aHistoryWithAFailedMigrationIsLeftToFlyway(String kind) throws Exception {
         try (Database database = Database.create(kind, folder)) {
             SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE);
-            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '2'");
+            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '1000'");
 
             assertFalse(SchemaMigrations.isUpToDate(database.source(), WITH_THE_NEXT_ONE));
             assertFalse(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
@@ -102,7 +107,7 @@ public final class SchemaMigrationsTest {
     }
 
     /** A migration after the shipped ones, as the next schema change will be. */
-    public static final class V2__AddNotes extends BaseJavaMigration {
+    public static final class V1000__AddNotes extends BaseJavaMigration {
         @Override
         public void migrate(Context context) throws Exception {
             try (Statement sql = context.getConnection().createStatement()) {

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 
 /** The key endpoints of one running gateway, called over HTTP with an admin key, as an operator would. */
 public final class KeysApi {
@@ -111,6 +112,26 @@ public final class KeysApi {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * A key as {@code GET /admin/v1/keys} lists it when it has no policy: {@code revokedAt} null
+     * while it works.
+     */
+    public static JsonObject listedWithoutPolicy(String id, String name, boolean admin, long createdAt,
+                                                 Long revokedAt) {
+        var entry = Json.createObjectBuilder().add("id", id).add("name", name).add("admin", admin)
+                .add("created_at", createdAt);
+        if (revokedAt == null) {
+            entry.addNull("revoked_at");
+        } else {
+            entry.add("revoked_at", revokedAt);
+        }
+        return entry.addNull("models").addNull("expires_at").addNull("rpm").addNull("tpm").build();
+    }
+
+    /** The members of {@code POST /admin/v1/keys}'s answer, in their order. */
+    public static final List<String> CREATED_MEMBERS = List.of("id", "name", "key", "admin",
+            "created_at", "models", "expires_at", "rpm", "tpm");
 
     public static JsonObject json(String text) {
         return Json.createReader(new StringReader(text)).readObject();

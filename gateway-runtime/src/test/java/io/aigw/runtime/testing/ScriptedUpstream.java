@@ -11,6 +11,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -47,6 +48,11 @@ public final class ScriptedUpstream implements AutoCloseable {
             throw new AssertionError("the gateway sent no request within " + timeout);
         }
         return exchange;
+    }
+
+    /** The requests received and not yet taken, oldest first. */
+    public List<Exchange> pending() {
+        return List.copyOf(exchanges);
     }
 
     /** How many connections the gateway has closed while this upstream still held them open. */

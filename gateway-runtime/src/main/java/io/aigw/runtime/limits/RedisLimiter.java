@@ -1,0 +1,181 @@
+package io.aigw.runtime.limits;
+
+import io.aigw.runtime.observe.GatewayMetrics;
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * Counts in Redis, shared by every replica that names it: each reservation is one
+ * {@link RedisScripts#RESERVE} script, one round trip, over a pool of blocking connections (a
+ * virtual thread waiting on one costs no carrier thread).
+ *
+ * <p>When Redis cannot be asked, the request is served as {@link StoreFailurePolicy} says, counted
+ * in {@code gateway_limit_store_failures_total}; the outage is logged once when it starts and once
+ * when Redis answers again. Meanwhile one request a second tries Redis again, so that requests do
+ * not each wait out a connection timeout; the first check that succeeds ends the outage.
+ */
+public final class RedisLimiter implements RateLimiter {
+    private static final System.Logger LOG = System.getLogger(RedisLimiter.class.getName());
+    private static final long RETRY_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final RedisClient redis;
+    private final String where;
+    private final String prefix;
+    private final StoreFailurePolicy onFailure;
+    private final GatewayMetrics metrics;
+    private final String reserveSha;
+    private final String adjustSha;
+    private final AtomicBoolean down = new AtomicBoolean();
+    /** While Redis is down, when one request may try it again; the others meanwhile do not wait on it. */
+    private final AtomicLong nextTryNanos = new AtomicLong();
+
+    /**
+     * @param url    {@code redis://[user:password@]host:port[/database]}, or {@code rediss://} for TLS
+     * @param prefix put before each key id to name its window's hash
+     */
+    public RedisLimiter(URI url, String prefix, Duration timeout, int poolSize, StoreFailurePolicy onFailure,
+                        GatewayMetrics metrics) {
+        this.where = url.getHost() + ":" + url.getPort();
+        this.prefix = prefix;
+        this.onFailure = onFailure;
+        this.metrics = metrics;
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
+        pool.setMaxWait(timeout);
+        DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
+                .timeoutMillis((int) timeout.toMillis())
+                .user(JedisURIHelper.getUser(url))
+                .password(JedisURIHelper.getPassword(url))
+                .ssl(JedisURIHelper.isRedisSSLScheme(url))
+                .clientName("aigw-limits");
+        if (JedisURIHelper.hasDbIndex(url)) {
+            client.database(JedisURIHelper.getDBIndex(url));
+        }
+        this.redis = RedisClient.builder().hostAndPort(JedisURIHelper.getHostAndPort(url))
+                .clientConfig(client.build()).poolConfig(pool).build();
+        // Known without asking Redis, which may be down at start: EVALSHA loads them when it lacks them.
+        this.reserveSha = sha1(RedisScripts.RESERVE);
+        this.adjustSha = sha1(RedisScripts.ADJUST);
+    }
+
+    @Override
+    public Decision reserve(String keyId, Limits limits, long tokens) {
+        if (down.get() && !mayTryAgain()) {
+            return failed(null);
+        }
+        List<?> answer;
+        try {
+            answer = (List<?>) run(reserveSha, RedisScripts.RESERVE, prefix + keyId, Long.toString(limits.rpm()),
+                    Long.toString(limits.tpm()), Long.toString(tokens), Long.toString(Limits.WINDOW_MILLIS));
+        } catch (JedisException e) {
+            return failed(e);
+        }
+        if (down.compareAndSet(true, false)) {
+            LOG.log(Level.INFO, "Rate limits: Redis at " + where + " answers again; limits are enforced.");
+        }
+        long refused = (Long) answer.get(0);
+        long start = (Long) answer.get(1);
+        Quota quota = new Quota(limits, (Long) answer.get(2), (Long) answer.get(3), (Long) answer.get(4));
+        if (refused != 0) {
+            return new Decision.Refused(quota, refused == 1 ? "requests" : "tokens");
+        }
+        return new Decision.Admitted(new Held(prefix + keyId, start, tokens), Optional.of(quota));
+    }
+
+    /** Whether this request is the one that tries Redis again: one a retry interval. */
+    private boolean mayTryAgain() {
+        long now = System.nanoTime();
+        long next = nextTryNanos.get();
+        return now - next >= 0 && nextTryNanos.compareAndSet(next, now + RETRY_NANOS);
+    }
+
+    private Decision failed(JedisException cause) {
+        metrics.limitStoreFailure();
+        if (cause != null) {
+            nextTryNanos.set(System.nanoTime() + RETRY_NANOS);
+            if (down.compareAndSet(false, true)) {
+                LOG.log(Level.WARNING, "Rate limits: Redis at " + where + " cannot be asked (" + cause.getMessage()
+                        + "); until it answers, requests of keys with limits are "
+                        + (onFailure == StoreFailurePolicy.ALLOW ? "served unchecked" : "refused with 503")
+                        + " (gateway.limits.on-store-failure: " + onFailure.name().toLowerCase() + ").");
+            }
+        }
+        return onFailure == StoreFailurePolicy.ALLOW
+                ? new Decision.Admitted(Reservation.NONE, Optional.empty()) : new Decision.Unavailable();
+    }
+
+    private Object run(String sha, String script, String key, String... args) {
+        try {
+            return redis.evalsha(sha, List.of(key), List.of(args));
+        } catch (JedisNoScriptException e) {
+            // A Redis restarted or flushed has forgotten the script: EVAL sends it and caches it again.
+            return redis.eval(script, List.of(key), List.of(args));
+        }
+    }
+
+    @Override
+    public void close() {
+        redis.close();
+    }
+
+    /** A reservation made in the window that started at {@code windowStart} (Redis's clock). */
+    private final class Held implements Reservation {
+        private final String key;
+        private final long windowStart;
+        private final long tokens;
+
+        Held(String key, long windowStart, long tokens) {
+            this.key = key;
+            this.windowStart = windowStart;
+            this.tokens = tokens;
+        }
+
+        @Override
+        public void settle(long used) {
+            if (used != tokens) {
+                adjust(0, used - tokens);
+            }
+        }
+
+        @Override
+        public void release() {
+            adjust(-1, -tokens);
+        }
+
+        /** Failing, the reservation stays as it was made, its estimate counted: the side of caution. */
+        private void adjust(long requests, long tokenDelta) {
+            try {
+                run(adjustSha, RedisScripts.ADJUST, key, Long.toString(windowStart), Long.toString(requests),
+                        Long.toString(tokenDelta));
+            } catch (JedisException e) {
+                metrics.limitStoreFailure();
+            }
+        }
+    }
+
+    private static String sha1(String script) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                    .digest(script.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is part of every JDK", e);
+        }
+    }
+}

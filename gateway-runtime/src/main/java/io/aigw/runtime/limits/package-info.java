@@ -1,0 +1,11 @@
+/**
+ * Each key's request and token limits ({@code rpm}, {@code tpm}): a request reserves before it is
+ * forwarded and settles to what it used after, so that requests in flight at once cannot overrun a
+ * limit between a check and a count.
+ *
+ * <p>A key's window is a minute from its first request after the last window ended; the reset a
+ * caller is told is that window's end. {@link LocalLimiter} counts in this process's memory, for
+ * one gateway; {@link RedisLimiter} counts in Redis, one atomic script per check, so that replicas
+ * sharing a Redis enforce one limit between them.
+ */
+package io.aigw.runtime.limits;

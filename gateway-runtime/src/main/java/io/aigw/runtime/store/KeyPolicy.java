@@ -1,0 +1,75 @@
+package io.aigw.runtime.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What a workspace key may do, stored with it. Every part is optional: a key without any is
+ * limited by nothing but the gateway's own limits.
+ *
+ * @param models    allowed model ids, each exact or with {@code *} standing for any run of
+ *                  characters ({@code openai/*}); empty: every model
+ * @param expiresAt when the key stops working
+ * @param rpm       requests a minute
+ * @param tpm       tokens (prompt and completion) a minute
+ */
+public record KeyPolicy(List<String> models, Optional<Instant> expiresAt, OptionalLong rpm, OptionalLong tpm) {
+    /** No policy at all. */
+    public static final KeyPolicy NONE = new KeyPolicy(List.of(), Optional.empty(), OptionalLong.empty(),
+            OptionalLong.empty());
+
+    public KeyPolicy {
+        models = List.copyOf(models);
+    }
+
+    /** Whether {@code model}, as the caller wrote it, is one this key may ask for. */
+    public boolean allows(String model) {
+        if (models.isEmpty()) {
+            return true;
+        }
+        for (String pattern : models) {
+            if (matches(pattern, model)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the key has expired at {@code now}. */
+    public boolean expiredAt(Instant now) {
+        return expiresAt.isPresent() && !now.isBefore(expiresAt.get());
+    }
+
+    /** Whether requests of this key are counted: it has a request or a token limit. */
+    public boolean limitsRate() {
+        return rpm.isPresent() || tpm.isPresent();
+    }
+
+    /** A glob where {@code *} matches any run of characters, {@code /} included; nothing else is special. */
+    static boolean matches(String pattern, String text) {
+        int p = 0;
+        int t = 0;
+        int star = -1;
+        int resume = 0;
+        while (t < text.length()) {
+            if (p < pattern.length() && pattern.charAt(p) == '*') {
+                star = p++;
+                resume = t;
+            } else if (p < pattern.length() && pattern.charAt(p) == text.charAt(t)) {
+                p++;
+                t++;
+            } else if (star >= 0) {
+                p = star + 1;
+                t = ++resume;
+            } else {
+                return false;
+            }
+        }
+        while (p < pattern.length() && pattern.charAt(p) == '*') {
+            p++;
+        }
+        return p == pattern.length();
+    }
+}
