@@ -176,7 +176,7 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(routes, forwarder, usage, metrics, limits.maxBodyBytes(),
-                                limits.maxConcurrentRequests()))
+                                limits.bodyMemory(), limits.maxConcurrentRequests()))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -189,6 +189,14 @@ public final class Gateway implements AutoCloseable {
                 })
                 // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
                 .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
+                // The limits keep the heap from running out; should it still, the caller is told to
+                // retry, and the operator gets one line, not a stack trace.
+                .error(OutOfMemoryError.class, (request, response, e) -> {
+                    LOG.log(Level.ERROR, "Out of heap answering " + request.prologue().uriPath().path()
+                            + ": give the gateway more heap or lower its limits (README, \"Sizing\")");
+                    response.header(HeaderNames.RETRY_AFTER, "1");
+                    ApiError.outOfMemory().send(response);
+                })
                 .error(Exception.class, (request, response, e) -> {
                     LOG.log(Level.ERROR, "Unexpected failure answering " + request.prologue().uriPath().path(), e);
                     new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"
