@@ -204,6 +204,10 @@ public final class Gateway implements AutoCloseable {
                 });
         WebServerConfig.Builder server = WebServer.builder()
                 .connectionOptions(NO_DELAY)
+                // A caller's connection over a socket with one 8 KB read buffer, not NIO's pair of
+                // 8 KB buffers: a connection holds them as long as it is open, a stream's included,
+                // and the write buffer only copies what the response's own buffer already holds.
+                .useNio(false)
                 .maxTcpConnections(limits.maxCallerConnections())
                 .directHandlers(TransportErrors.handlers())
                 .config(listener.server())
@@ -223,6 +227,7 @@ public final class Gateway implements AutoCloseable {
         listener.observePort().ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
                     .port(port)
+                    .useNio(false)
                     .connectionOptions(NO_DELAY));
             observe.sockets(List.of(OBSERVE_SOCKET));
         });

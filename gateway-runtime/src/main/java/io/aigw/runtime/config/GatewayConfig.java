@@ -69,10 +69,15 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
         public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
         /** What the gateway holds per byte of a body in flight: its bytes, and the copies sent upstream. */
         public static final int BODY_COST = 3;
-        /** The heap a stream in flight holds ({@code benchmarks/load/stream-capacity.sh} measures it). */
-        static final long STREAM_HEAP = 16 * 1024;
-        /** The heap the gateway needs besides streams and bodies: its own state, and room to collect. */
-        static final long BASE_HEAP = 24L * 1024 * 1024;
+        /**
+         * The heap a stream in flight holds: two sockets' read buffers (Helidon's, 8 KB each), the
+         * answer's write buffer (4 KB), the relay's, and the stacks of its two virtual threads (the
+         * request's, parked on the upstream, and the watch on the caller), 48 KB in all as
+         * {@code benchmarks/load/stream-capacity.sh} measures it, with some room.
+         */
+        static final long STREAM_HEAP = 52 * 1024;
+        /** The heap the gateway needs besides streams and bodies: its young generation, its own state. */
+        static final long BASE_HEAP = 48L * 1024 * 1024;
 
         static Limits read(Settings settings) {
             long maxBody = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
@@ -92,11 +97,11 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
         }
 
         /**
-         * A quarter of the heap, and at least room for one largest body: large bodies arriving
+         * A tenth of the heap, and at least room for one largest body: large bodies arriving
          * together then wait for each other rather than run the heap out.
          */
         private static long defaultBodyMemory(long maxBody) {
-            return Math.max(maxBody * BODY_COST, Runtime.getRuntime().maxMemory() / 4);
+            return Math.max(maxBody * BODY_COST, Runtime.getRuntime().maxMemory() / 10);
         }
 
         /**

@@ -32,7 +32,7 @@ public final class GatewayConfigTest {
         assertEquals("aigw", config.name());
         assertEquals(10_485_760, config.limits().maxBodyBytes());
         long heap = Runtime.getRuntime().maxMemory();
-        long bodyMemory = Math.max(3 * 10_485_760L, heap / 4);
+        long bodyMemory = Math.max(3 * 10_485_760L, heap / 10);
         assertEquals(bodyMemory, config.limits().bodyMemory());
         assertEquals(Math.max(64, (heap - bodyMemory - GatewayConfig.Limits.BASE_HEAP) / GatewayConfig.Limits.STREAM_HEAP),
                 config.limits().maxConcurrentRequests());
