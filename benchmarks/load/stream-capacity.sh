@@ -4,7 +4,8 @@
 # event; a client (capacity/open_streams.py) opens each of STREAMS at once on a connection of its
 # own and reads it to its end. Reports, per run: streams held at once, answered in full, refused;
 # RSS idle, RSS under LOAD_CONNECTIONS keep-alive callers of plain requests (capacity/keep_alive_load.py),
-# RSS while all are held, (RSS held - RSS idle) / N, and the peak RSS.
+# RSS at rest after that, RSS while all are held, (RSS held - RSS idle) / N, (RSS held - RSS at
+# rest) / N, and the peak RSS.
 #   STREAMS ("1000 5000")  one run per count, one after the other, on one gateway
 #   LOAD_CONNECTIONS (32), LOAD_S (20)  the load before the streams (LOAD_S=0: none)
 #   HOLD_S (60)            how long the upstream holds each stream
@@ -100,6 +101,9 @@ if [ "$LOAD_S" -gt 0 ]; then
     echo "$LOAD_CONNECTIONS connections of plain requests for ${LOAD_S}s: $(cat "$work/load.out"); rss at most ${loaded} kB"
     sleep 2
 fi
+# At rest after its first load, its young generation resident: the base the streams add to.
+rested=$(rss_kb "$gw" VmRSS)
+echo "at rest after it: rss ${rested} kB"
 
 for n in $STREAMS; do
     "$python" "$here/capacity/open_streams.py" "$GATEWAY_PORT" "$KEY" "$n" $((HOLD_S + 120)) > "$work/client.out" 2>&1 &
@@ -121,7 +125,8 @@ for n in $STREAMS; do
     wait "$client" || true
     echo "$n streams: $(grep '^open' "$work/client.out" || echo 'open ?') at once;" \
         "$(grep '^{' "$work/client.out" || echo 'no summary')"
-    echo "$n streams: rss held ${held} kB, $(((held - idle) / n)) kB a stream over idle"
+    echo "$n streams: rss held ${held} kB; a stream: $(((held - idle) / n)) kB over idle," \
+        "$(((held - rested) / n)) kB over at rest"
     grep -m1 'At the limit' "$work/gateway.log" || true
 done
 echo "peak rss: $(rss_kb "$gw" VmHWM) kB"

@@ -120,6 +120,31 @@ public final class LargeRequestsIT {
         }
     }
 
+    @Test
+    void aHeapTooSmallForItsLimitsAnswers503AndOneLogLineNotAStackTrace() throws Exception {
+        // Limits set past what a 40 MB heap holds: the operator's mistake, which the caller must
+        // still see as a retryable 503, and the operator as one line.
+        try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER,
+                "OPENAI_API_KEY", "sk-upstream-large",
+                "OPENAI_BASE_URL", "http://127.0.0.1:" + upstream.getAddress().getPort() + "/v1",
+                "GATEWAY_ACCESS_LOG", "off", "GATEWAY_JAVA_OPTS", "-XX:+UseSerialGC -Xmx40m",
+                "GATEWAY_MAX_BODY_SIZE", "30000000", "GATEWAY_BODY_MEMORY", "90000000"))) {
+            HttpResponse<String> response = send(gateway, HttpRequest.BodyPublishers.ofByteArray(chat(24_000_000)))
+                    .get(60, TimeUnit.SECONDS);
+
+            assertEquals(503, response.statusCode(), response.body() + gateway.output());
+            assertEquals("1", response.headers().firstValue("Retry-After").orElseThrow());
+            assertTrue(response.body().contains("\"code\":\"overloaded\""), response.body());
+            assertTrue(gateway.output().contains("Out of heap answering /api/v1/chat/completions"), gateway.output());
+            assertFalse(gateway.output().contains("OutOfMemoryError"), gateway.output());
+            assertFalse(gateway.output().contains("\tat "), "a stack trace: " + gateway.output());
+
+            HttpResponse<String> next = send(gateway, HttpRequest.BodyPublishers.ofByteArray(chat(1_000)))
+                    .get(60, TimeUnit.SECONDS);
+            assertEquals(200, next.statusCode(), next.body() + gateway.output());
+        }
+    }
+
     private static void assertNoHeapTrouble(GatewayProcess gateway) {
         assertFalse(gateway.output().contains("OutOfMemoryError"), gateway.output());
         assertFalse(gateway.output().contains("Out of heap"), gateway.output());

@@ -208,6 +208,9 @@ public final class Gateway implements AutoCloseable {
                 // 8 KB buffers: a connection holds them as long as it is open, a stream's included,
                 // and the write buffer only copies what the response's own buffer already holds.
                 .useNio(false)
+                // A streamed answer's buffer, held as long as the stream: the relay flushes after
+                // each read's events, a kilobyte or so, and larger writes go past the buffer.
+                .writeBufferSize(2048)
                 .maxTcpConnections(limits.maxCallerConnections())
                 .directHandlers(TransportErrors.handlers())
                 .config(listener.server())

@@ -3,6 +3,7 @@ package io.aigw.runtime.upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -59,7 +61,15 @@ class ConcurrencyLimitTest {
         held.startStream(200, "text/event-stream");
         held.send(EVENT);
 
-        HttpResponse<String> refused = gateway.chat(STREAM);
+        HttpResponse<String> refused;
+        try (LogRecords logs = LogRecords.capture()) {
+            refused = gateway.chat(STREAM);
+            assertEquals(503, gateway.chat(STREAM).statusCode());
+            // The operator learns once that the limit turns callers away, and which setting it is.
+            assertEquals(List.of("At the limit of requests in flight (gateway.max-concurrent-requests is 1): callers"
+                    + " get 503 with Retry-After until some end; README, \"Sizing\", says how to raise it."),
+                    logs.messages(Level.WARNING, "io.aigw"));
+        }
         assertEquals(503, refused.statusCode());
         assertEquals("1", refused.headers().firstValue("Retry-After").orElseThrow());
         assertEquals("{\"error\":{\"message\":\"The gateway is relaying its limit of 1 concurrent requests"
