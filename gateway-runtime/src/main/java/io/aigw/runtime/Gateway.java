@@ -185,7 +185,7 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(routes, forwarder, usage, metrics, rateLimiter,
-                                limits.maxBodyBytes(), limits.maxConcurrentRequests()))
+                                limits.maxBodyBytes(), limits.bodyMemory(), limits.maxConcurrentRequests()))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -198,6 +198,14 @@ public final class Gateway implements AutoCloseable {
                 })
                 // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
                 .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
+                // The limits keep the heap from running out; should it still, the caller is told to
+                // retry, and the operator gets one line, not a stack trace.
+                .error(OutOfMemoryError.class, (request, response, e) -> {
+                    LOG.log(Level.ERROR, "Out of heap answering " + request.prologue().uriPath().path()
+                            + ": give the gateway more heap or lower its limits (README, \"Sizing\")");
+                    response.header(HeaderNames.RETRY_AFTER, "1");
+                    ApiError.outOfMemory().send(response);
+                })
                 .error(Exception.class, (request, response, e) -> {
                     LOG.log(Level.ERROR, "Unexpected failure answering " + request.prologue().uriPath().path(), e);
                     new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"
@@ -205,6 +213,13 @@ public final class Gateway implements AutoCloseable {
                 });
         WebServerConfig.Builder server = WebServer.builder()
                 .connectionOptions(NO_DELAY)
+                // A caller's connection over a socket with one 8 KB read buffer, not NIO's pair of
+                // 8 KB buffers: a connection holds them as long as it is open, a stream's included,
+                // and the write buffer only copies what the response's own buffer already holds.
+                .useNio(false)
+                // A streamed answer's buffer, held as long as the stream: the relay flushes after
+                // each read's events, a kilobyte or so, and larger writes go past the buffer.
+                .writeBufferSize(2048)
                 .maxTcpConnections(limits.maxCallerConnections())
                 .directHandlers(TransportErrors.handlers())
                 .config(listener.server())
@@ -224,6 +239,7 @@ public final class Gateway implements AutoCloseable {
         listener.observePort().ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
                     .port(port)
+                    .useNio(false)
                     .connectionOptions(NO_DELAY));
             observe.sockets(List.of(OBSERVE_SOCKET));
         });

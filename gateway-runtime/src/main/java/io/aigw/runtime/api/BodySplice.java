@@ -177,12 +177,8 @@ final class BodySplice {
 
     /**
      * Where one top-level member stands in the body: its key's opening quote, its value, and where
-     * the previous member ended (-1 for the first). In bytes; the reader notes them in characters
-     * first and converts them all in one pass.
+     * the previous member ended (-1 for the first), in bytes.
      */
     record Member(String name, int keyStart, int valueStart, int valueEnd, int previousEnd) {
-        Member(String name, int keyStart, int valueStart, int valueEnd) {
-            this(name, keyStart, valueStart, valueEnd, -1);
-        }
     }
 }

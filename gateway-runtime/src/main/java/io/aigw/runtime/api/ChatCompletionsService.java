@@ -53,8 +53,18 @@ public final class ChatCompletionsService implements HttpService {
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
     private final Semaphore inFlight;
 
+    /** The heap request bodies in flight hold together: past it the heap would run out. */
+    private final BodyBudget bodies;
+    private final LimitLog limitLog = new LimitLog();
+
+    /**
+     * @param maxBodyBytes the largest body accepted ({@code gateway.max-body-size})
+     * @param bodyMemory   the heap bodies in flight may hold together ({@code gateway.body-memory})
+     * @param maxConcurrent chat requests relayed at once ({@code gateway.max-concurrent-requests})
+     */
     public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
-                                  GatewayMetrics metrics, RateLimiter limiter, long maxBodyBytes, int maxConcurrent) {
+                                  GatewayMetrics metrics, RateLimiter limiter, long maxBodyBytes, long bodyMemory,
+                                  int maxConcurrent) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
@@ -63,6 +73,7 @@ public final class ChatCompletionsService implements HttpService {
         this.maxBodyBytes = maxBodyBytes;
         this.maxConcurrent = maxConcurrent;
         this.inFlight = new Semaphore(maxConcurrent);
+        this.bodies = new BodyBudget(bodyMemory);
     }
 
     @Override
@@ -72,23 +83,28 @@ public final class ChatCompletionsService implements HttpService {
 
     private void createWithinLimit(ServerRequest request, ServerResponse response) {
         if (!inFlight.tryAcquire()) {
+            limitLog.reached("requests", "gateway.max-concurrent-requests is " + maxConcurrent);
             response.header(HeaderNames.RETRY_AFTER, "1");
             throw new ApiException(ApiError.overloaded(maxConcurrent));
         }
-        try {
-            create(request, response);
+        try (BodyBudget.Reservation reservation = bodies.open()) {
+            create(request, response, reservation);
         } finally {
             inFlight.release();
         }
     }
 
-    private void create(ServerRequest request, ServerResponse response) {
+    private void create(ServerRequest request, ServerResponse response, BodyBudget.Reservation reservation) {
         long started = System.nanoTime();
         byte[] body;
         try {
             requireJson(request);
-            body = readBody(request, response);
+            body = readBody(request, response, reservation);
         } catch (ApiException e) {
+            if (e.error().status() == Status.SERVICE_UNAVAILABLE_503) {
+                limitLog.reached("bodies", "gateway.body-memory is " + bodies.bytes() + " bytes");
+                response.header(HeaderNames.RETRY_AFTER, "1");
+            }
             abandonUnsentBody(request, response);
             throw e;
         }
@@ -196,17 +212,18 @@ public final class ChatCompletionsService implements HttpService {
      * Reads the whole body, refusing more than the limit. Helidon reads (and drops) the rest of a
      * refused body after the answer, which keeps the connection in step with the caller.
      */
-    private byte[] readBody(ServerRequest request, ServerResponse response) {
+    private byte[] readBody(ServerRequest request, ServerResponse response, BodyBudget.Reservation reservation) {
         long declared = declaredLength(request, response);
         if (declared > maxBodyBytes) {
             throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
         }
         try (InputStream in = request.content().inputStream()) {
-            // Past the largest array a body cannot be read whole anyway: the general path reads up to it.
-            byte[] body = declared >= 0 && declared <= Integer.MAX_VALUE - 8 ? readDeclared(in, (int) declared)
-                    : in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBodyBytes + 1));
-            if (body.length > maxBodyBytes) {
-                throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
+            byte[] body;
+            if (declared >= 0) {
+                reservation.grow(declared);
+                body = readDeclared(in, (int) declared);
+            } else {
+                body = UndeclaredBody.read(in, maxBodyBytes, reservation);
             }
             if (body.length == 0) {
                 throw new ApiException(ApiError.invalidRequest(null, "The request body is empty; send a JSON"

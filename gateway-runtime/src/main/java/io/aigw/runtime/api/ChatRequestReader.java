@@ -3,31 +3,28 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.api.BodySplice.Member;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
-import io.aigw.runtime.error.Jsons;
-import jakarta.json.JsonException;
-import jakarta.json.stream.JsonParser;
-import jakarta.json.stream.JsonParser.Event;
-import java.io.StringReader;
-import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Validates a chat completion body in one pass of a streaming parser, reading the few fields the
- * gateway needs and noting where every top-level member stands in the caller's bytes, so that
- * {@link BodySplice} can change the body without re-serialising it.
+ * Validates a chat completion body in one pass over the caller's bytes, reading the few fields the
+ * gateway needs and noting where every top-level member stands, so that {@link BodySplice} can
+ * change the body without re-serialising it. Nothing of the body is copied but the model and the
+ * top-level field names: a request of some megabytes costs its bytes and no more, where a JSON
+ * parser would hold the text as characters and the largest string in a buffer of its own.
  */
 final class ChatRequestReader {
-    /** Deeper documents are refused: no real request nests this far, and a parser fed one might. */
+    /** Deeper documents are refused: no real request nests this far. */
     static final int MAX_DEPTH = 256;
+    /** Top-level field names are decoded to be compared; none that OpenAI knows is near this long. */
+    static final int MAX_NAME_BYTES = 1024;
 
-    private ChatRequestReader() {
+    private final JsonBytes json;
+
+    private ChatRequestReader(byte[] body) {
+        this.json = new JsonBytes(body);
     }
 
     /**
@@ -37,11 +34,19 @@ final class ChatRequestReader {
      * @throws ApiException a 400 naming the field at fault
      */
     static ChatRequest read(byte[] body) {
-        String text = decodeUtf8(body);
-        if (text.startsWith("\uFEFF")) {
+        return new ChatRequestReader(body).read();
+    }
+
+    private ChatRequest read() {
+        if (json.startsWithByteOrderMark()) {
             // Some Windows tools write one; JSON sent over a network must not (RFC 8259, section 8.1).
             throw invalid(null, "The request body starts with a byte order mark; send the JSON without one.");
         }
+        if (json.skipWhitespace() != '{') {
+            json.requireValue(1);
+            throw invalid(null, "The request body must be a JSON object.");
+        }
+        json.advance();
         List<Member> members = new ArrayList<>();
         Set<String> names = new HashSet<>();
         String model = null;
@@ -50,47 +55,36 @@ final class ChatRequestReader {
         boolean messagesSeen = false;
         long maxCompletionTokens = -1;
         long maxTokens = -1;
-        try (JsonParser parser = Jsons.PROVIDER.createParser(new StringReader(text))) {
-            if (!parser.hasNext() || parser.next() != Event.START_OBJECT) {
-                throw invalid(null, "The request body must be a JSON object.");
+        int previousEnd = -1;
+        boolean more = json.skipWhitespace() != '}';
+        while (more) {
+            int keyStart = json.position();
+            String name = json.readName(MAX_NAME_BYTES);
+            if (!names.add(name)) {
+                throw invalid(name, "The field '" + name + "' appears more than once.");
             }
-            int tokenEnd = offset(parser);
-            while (true) {
-                Event event = parser.next();
-                if (event == Event.END_OBJECT) {
-                    break;
+            json.expect(':');
+            json.skipWhitespace();
+            int valueStart = json.position();
+            switch (name) {
+                case "model" -> model = readModel();
+                case "messages" -> {
+                    readMessages();
+                    messagesSeen = true;
                 }
-                String name = parser.getString();
-                int keyStart = skip(text, tokenEnd, ",");
-                if (!names.add(name)) {
-                    throw invalid(name, "The field '" + name + "' appears more than once.");
-                }
-                int valueStart = skip(text, offset(parser), ":");
-                Event value = parser.next();
-                switch (name) {
-                    case "model" -> model = readModel(parser, value);
-                    case "messages" -> {
-                        readMessages(parser, value);
-                        messagesSeen = true;
-                    }
-                    case "stream" -> stream = readStream(value);
-                    case BodySplice.STREAM_OPTIONS -> includeUsage = readIncludeUsage(parser, value);
-                    case "max_completion_tokens" -> maxCompletionTokens = readCount(parser, value);
-                    case "max_tokens" -> maxTokens = readCount(parser, value);
-                    default -> skipValue(parser, value, 1);
-                }
-                tokenEnd = offset(parser);
-                members.add(new Member(name, keyStart, valueStart, tokenEnd));
+                case "stream" -> stream = readStream();
+                case BodySplice.STREAM_OPTIONS -> includeUsage = readIncludeUsage();
+                case "max_completion_tokens" -> maxCompletionTokens = readCount();
+                case "max_tokens" -> maxTokens = readCount();
+                default -> json.requireValue(2);
             }
-            if (parser.hasNext()) {
-                parser.next();
-                throw invalid(null, "The request body has content after its JSON object.");
-            }
-        } catch (JsonException e) {
-            throw invalid(null, "The request body is not valid JSON: " + e.getMessage());
-        } catch (java.util.NoSuchElementException | IllegalStateException e) {
-            throw invalid(null, "The request body is not valid JSON: it ends too early.");
+            int valueEnd = json.position();
+            members.add(new Member(name, keyStart, valueStart, valueEnd, previousEnd));
+            previousEnd = valueEnd;
+            more = json.nextInContainer('}');
         }
+        json.advance();
+        json.requireEnd();
         if (model == null) {
             throw invalid("model", "The request must name a 'model', such as \"openai/gpt-5\" or \"gateway/auto\".");
         }
@@ -98,176 +92,96 @@ final class ChatRequestReader {
             throw invalid("messages", "The request must carry 'messages', an array of message objects.");
         }
         return new ChatRequest(model, stream, includeUsage, maxCompletionTokens >= 0 ? maxCompletionTokens : maxTokens,
-                new BodySplice(body, model, List.copyOf(toByteOffsets(text, members))));
+                new BodySplice(json.bytes(), model, List.copyOf(members)));
     }
 
-    private static String readModel(JsonParser parser, Event value) {
-        if (value != Event.VALUE_STRING) {
-            skipValue(parser, value, 1);
+    private String readModel() {
+        if (json.peek() != '"') {
+            json.requireValue(2);
             throw invalid("model", "'model' must be a string such as \"openai/gpt-5\".");
         }
-        String model = parser.getString();
+        String model = json.readString();
         if (model.isBlank()) {
             throw invalid("model", "'model' must not be empty.");
         }
         return model;
     }
 
-    private static void readMessages(JsonParser parser, Event value) {
-        if (value != Event.START_ARRAY) {
+    private void readMessages() {
+        if (json.peek() != '[') {
+            json.requireValue(2);
             throw invalid("messages", "'messages' must be an array of message objects.");
         }
-        while (true) {
-            Event element = parser.next();
-            if (element == Event.END_ARRAY) {
-                return;
-            }
-            if (element != Event.START_OBJECT) {
+        json.advance();
+        boolean more = json.skipWhitespace() != ']';
+        while (more) {
+            if (json.peek() != '{') {
+                json.requireValue(3);
                 throw invalid("messages", "Every entry of 'messages' must be an object.");
             }
-            skipValue(parser, element, 2);
+            json.requireValue(3);
+            more = json.nextInContainer(']');
         }
+        json.advance();
     }
 
     /** Reads {@code stream_options}, which must be an object or null; returns its {@code include_usage}. */
-    private static boolean readIncludeUsage(JsonParser parser, Event value) {
-        if (value == Event.VALUE_NULL) {
+    private boolean readIncludeUsage() {
+        if (json.peek() == 'n') {
+            json.requireValue(2);
             return false;
         }
-        if (value != Event.START_OBJECT) {
+        if (json.peek() != '{') {
+            json.requireValue(2);
             throw invalid(BodySplice.STREAM_OPTIONS,
                     "'stream_options' must be an object such as {\"include_usage\": true}.");
         }
+        json.advance();
         boolean includeUsage = false;
-        while (true) {
-            Event event = parser.next();
-            if (event == Event.END_OBJECT) {
-                return includeUsage;
-            }
-            String option = parser.getString();
-            Event optionValue = parser.next();
+        boolean more = json.skipWhitespace() != '}';
+        while (more) {
+            String option = json.readName(MAX_NAME_BYTES);
+            json.expect(':');
+            json.skipWhitespace();
             if (option.equals("include_usage")) {
-                includeUsage = optionValue == Event.VALUE_TRUE;
+                includeUsage = json.peek() == 't';
             }
-            skipValue(parser, optionValue, 2);
+            json.requireValue(3);
+            more = json.nextInContainer('}');
         }
+        json.advance();
+        return includeUsage;
     }
 
     /**
      * A token count such as {@code max_tokens}, or -1 when it is not a whole number of at least
      * zero: the gateway only reads it to estimate a request, and leaves judging it to the upstream.
      */
-    private static long readCount(JsonParser parser, Event value) {
-        if (value != Event.VALUE_NUMBER || !parser.isIntegralNumber()) {
-            skipValue(parser, value, 1);
-            return -1;
+    private long readCount() {
+        int start = json.position();
+        json.requireValue(2);
+        long count = 0;
+        for (int i = start; i < json.position(); i++) {
+            int digit = json.bytes()[i] - '0';
+            if (digit < 0 || digit > 9) {
+                return -1;
+            }
+            count = Math.min(Long.MAX_VALUE / 4, count > Long.MAX_VALUE / 40 ? count : count * 10 + digit);
         }
-        BigDecimal count = parser.getBigDecimal();
-        return count.signum() < 0 ? -1 : count.min(BigDecimal.valueOf(Long.MAX_VALUE / 4)).longValue();
+        return count;
     }
 
-    private static boolean readStream(Event value) {
-        return switch (value) {
-            case VALUE_TRUE -> true;
-            case VALUE_FALSE, VALUE_NULL -> false;
+    private boolean readStream() {
+        int first = json.peek();
+        json.requireValue(2);
+        return switch (first) {
+            case 't' -> true;
+            case 'f', 'n' -> false;
             default -> throw invalid("stream", "'stream' must be true or false.");
         };
     }
 
-    /** Walks past a value whose first event was {@code first}, checking nesting depth on the way. */
-    private static void skipValue(JsonParser parser, Event first, int depth) {
-        if (first != Event.START_OBJECT && first != Event.START_ARRAY) {
-            return;
-        }
-        int level = depth;
-        int open = 1;
-        while (open > 0) {
-            Event event = parser.next();
-            if (event == Event.START_OBJECT || event == Event.START_ARRAY) {
-                open++;
-                if (level + open > MAX_DEPTH) {
-                    throw invalid(null, "The request body nests deeper than " + MAX_DEPTH + " levels.");
-                }
-            } else if (event == Event.END_OBJECT || event == Event.END_ARRAY) {
-                open--;
-            }
-        }
-    }
-
-    private static String decodeUtf8(byte[] body) {
-        // The JDK's own decoding is the cheap one (an ASCII body becomes its string in one copy), but
-        // it turns malformed input into U+FFFD, so only a text that holds one is decoded again,
-        // strictly, to tell a caller's U+FFFD from bytes that are not UTF-8.
-        String text = new String(body, StandardCharsets.UTF_8);
-        if (text.indexOf('\uFFFD') < 0) {
-            return text;
-        }
-        try {
-            return StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(body))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw invalid(null, "The request body is not valid UTF-8.");
-        }
-    }
-
-    /** Parsson reports the offset just past the token it last read. */
-    private static int offset(JsonParser parser) {
-        return (int) parser.getLocation().getStreamOffset();
-    }
-
-    /** Returns the index of the first character from {@code from} that is neither white space nor a separator. */
-    private static int skip(String text, int from, String separators) {
-        int at = from;
-        while (at < text.length()) {
-            char c = text.charAt(at);
-            if (!BodySplice.isWhitespace(c) && separators.indexOf(c) < 0) {
-                break;
-            }
-            at++;
-        }
-        return at;
-    }
-
-    /** Converts the members' character offsets to byte offsets in one pass over the text. */
-    private static List<Member> toByteOffsets(String text, List<Member> members) {
-        List<Member> converted = new ArrayList<>(members.size());
-        int charAt = 0;
-        int byteAt = 0;
-        int previousEnd = -1;
-        for (Member member : members) {
-            int keyStart = byteAt + utf8Length(text, charAt, member.keyStart());
-            int valueStart = keyStart + utf8Length(text, member.keyStart(), member.valueStart());
-            int valueEnd = valueStart + utf8Length(text, member.valueStart(), member.valueEnd());
-            converted.add(new Member(member.name(), keyStart, valueStart, valueEnd, previousEnd));
-            charAt = member.valueEnd();
-            byteAt = valueEnd;
-            previousEnd = valueEnd;
-        }
-        return converted;
-    }
-
-    private static int utf8Length(String text, int from, int to) {
-        int length = 0;
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                length += 1;
-            } else if (c < 0x800) {
-                length += 2;
-            } else if (Character.isHighSurrogate(c)) {
-                length += 4;
-                i++;
-            } else {
-                length += 3;
-            }
-        }
-        return length;
-    }
-
-    private static ApiException invalid(String param, String message) {
+    static ApiException invalid(String param, String message) {
         return new ApiException(ApiError.invalidRequest(param, message));
     }
 }

@@ -37,7 +37,7 @@ public final class Usage {
             """;
     private static final String LAUNCHER = """
             bin/gateway itself reads:
-              GATEWAY_JAVA_OPTS        JVM options, replacing its own (a 40 MB heap among them)
+              GATEWAY_JAVA_OPTS        JVM options, replacing its own (a heap of up to 384 MB among them)
               GATEWAY_AOT_CACHE        the AOT cache file to use or make (JDK 25+), or off
               JAVA_HOME                the JDK 21+ to run on; otherwise one is looked for
             """;

@@ -62,23 +62,55 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
      * @param maxBodyBytes          {@code gateway.max-body-size}: the largest request body
      * @param maxConcurrentRequests {@code gateway.max-concurrent-requests}: chat requests relayed at
      *                              once, a stream counting until it ends
+     * @param bodyMemory            {@code gateway.body-memory}: the heap request bodies in flight may
+     *                              hold together
      */
-    public record Limits(long maxBodyBytes, int maxConcurrentRequests) {
+    public record Limits(long maxBodyBytes, int maxConcurrentRequests, long bodyMemory) {
         public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
+        /** What the gateway holds per byte of a body in flight: its bytes, and the copies sent upstream. */
+        public static final int BODY_COST = 3;
+        /**
+         * The heap a stream in flight holds: two sockets' read buffers (Helidon's, 8 KB each), the
+         * answer's write buffer (4 KB), the relay's, and the stacks of its two virtual threads (the
+         * request's, parked on the upstream, and the watch on the caller), 48 KB in all as
+         * {@code benchmarks/load/stream-capacity.sh} measures it, with some room.
+         */
+        static final long STREAM_HEAP = 52 * 1024;
+        /** The heap the gateway needs besides streams and bodies: its young generation, its own state. */
+        static final long BASE_HEAP = 48L * 1024 * 1024;
 
         static Limits read(Settings settings) {
-            return new Limits(settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES),
-                    settings.getInt("gateway.max-concurrent-requests", defaultMaxConcurrentRequests()));
+            long maxBody = settings.getLong("gateway.max-body-size", DEFAULT_MAX_BODY_BYTES);
+            long bodyMemory = settings.getLong("gateway.body-memory", defaultBodyMemory(maxBody));
+            if (maxBody < 0 || maxBody > Integer.MAX_VALUE - 8) {
+                throw new ConfigurationException("gateway.max-body-size must be between 0 and " + (Integer.MAX_VALUE - 8)
+                        + " bytes, not " + maxBody);
+            }
+            if (bodyMemory < maxBody * BODY_COST) {
+                throw new ConfigurationException("gateway.body-memory (" + bodyMemory + " bytes) must hold at least "
+                        + BODY_COST + " times gateway.max-body-size (" + maxBody + " bytes): the largest body takes"
+                        + " that while it is read and forwarded");
+            }
+            return new Limits(maxBody,
+                    settings.getInt("gateway.max-concurrent-requests", defaultMaxConcurrentRequests(bodyMemory)),
+                    bodyMemory);
         }
 
         /**
-         * A stream in flight holds about 75 KB of heap (socket buffers on both sides, the chunks
-         * read, the relay's buffers, its threads' stacks; {@code benchmarks/load/streams.sh}
-         * measures it): 128 KB of heap each leaves room for everything else and for the collector,
-         * so the largest load gets a 503 instead of running the heap out.
+         * A tenth of the heap, and at least room for one largest body: large bodies arriving
+         * together then wait for each other rather than run the heap out.
          */
-        private static int defaultMaxConcurrentRequests() {
-            return (int) Math.max(64, Runtime.getRuntime().maxMemory() / (128 * 1024));
+        private static long defaultBodyMemory(long maxBody) {
+            return Math.max(maxBody * BODY_COST, Runtime.getRuntime().maxMemory() / 10);
+        }
+
+        /**
+         * The heap left when the bodies' share and the gateway's own are set aside, a stream's
+         * worth each ({@link #STREAM_HEAP}): the largest load then gets a 503, not an exhausted heap.
+         */
+        private static int defaultMaxConcurrentRequests(long bodyMemory) {
+            long left = Runtime.getRuntime().maxMemory() - bodyMemory - BASE_HEAP;
+            return (int) Math.max(64, Math.min(Integer.MAX_VALUE, left / STREAM_HEAP));
         }
 
         /**

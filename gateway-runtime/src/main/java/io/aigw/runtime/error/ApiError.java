@@ -85,6 +85,19 @@ public record ApiError(Status status, String message, String type, String param,
                 "server_error", null, "overloaded");
     }
 
+    /** The request bodies in flight hold the heap set aside for them; this one must wait its turn. */
+    public static ApiError bodiesOverloaded(long budgetBytes) {
+        return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway is holding as many request bodies as its"
+                + " " + budgetBytes / (1024 * 1024) + " MB for them allow (gateway.body-memory); retry shortly.",
+                "server_error", null, "overloaded");
+    }
+
+    /** The heap ran out while this request was answered: the gateway is busier than its limits foresaw. */
+    public static ApiError outOfMemory() {
+        return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway is out of memory for this request just now;"
+                + " retry shortly.", "server_error", null, "overloaded");
+    }
+
     /** The gateway's database cannot serve now (down, full, not writable): a key not cached cannot be checked, a key not made. */
     public static ApiError storeUnavailable() {
         return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway's database cannot serve this request just"

@@ -28,9 +28,13 @@ final class SseRelay {
     private static final int MAX_PENDING = 64 * 1024;
     /**
      * Small to start with: a provider's event is a few hundred bytes, and thousands of streams may be
-     * open at once. Both grow (pending) or loop (reads) for larger events.
+     * open at once. It grows for larger events.
      */
     private static final int START_SIZE = 2048;
+    /** The most asked of one read: an event or two; a larger one takes more reads. */
+    private static final int READ_SIZE = 1024;
+    /** Less room than this left in {@link #pending} and it grows before the next read. */
+    private static final int MIN_READ = 256;
 
     private final InputStream upstream;
     private final OutputStream caller;
@@ -61,12 +65,15 @@ final class SseRelay {
      * @throws CallerGone    when writing to the caller fails
      */
     void run() {
-        // Also the size of each read the client makes, which allocates a buffer that large per read.
-        byte[] buffer = new byte[START_SIZE];
         while (true) {
+            // Read straight into what is pending: one buffer a stream, and each read the client makes
+            // allocates a buffer the size asked for, held while the read waits.
+            if (pending.length - pendingLength < MIN_READ) {
+                pending = Arrays.copyOf(pending, pending.length * 2);
+            }
             int n;
             try {
-                n = upstream.read(buffer);
+                n = upstream.read(pending, pendingLength, Math.min(READ_SIZE, pending.length - pendingLength));
             } catch (IOException | UncheckedIOException e) {
                 throw new UpstreamBroke(e);
             }
@@ -77,7 +84,7 @@ final class SseRelay {
                 }
                 return;
             }
-            append(buffer, n);
+            pendingLength += n;
             int end = lastEventEnd();
             if (end > 0) {
                 relayEvents(end);
@@ -203,14 +210,6 @@ final class SseRelay {
         } catch (IOException | UncheckedIOException e) {
             throw new CallerGone(e);
         }
-    }
-
-    private void append(byte[] bytes, int length) {
-        if (pendingLength + length > pending.length) {
-            pending = Arrays.copyOf(pending, Math.max(pending.length * 2, pendingLength + length));
-        }
-        System.arraycopy(bytes, 0, pending, pendingLength, length);
-        pendingLength += length;
     }
 
     /** Returns the index just past the last blank line ({@code \n\n} or {@code \r\n\r\n}), or 0. */

@@ -31,7 +31,10 @@ public final class GatewayConfigTest {
         assertEquals(Optional.empty(), config.keys().masterKey());
         assertEquals("aigw", config.name());
         assertEquals(10_485_760, config.limits().maxBodyBytes());
-        assertEquals(Math.max(64, Runtime.getRuntime().maxMemory() / (128 * 1024)),
+        long heap = Runtime.getRuntime().maxMemory();
+        long bodyMemory = Math.max(3 * 10_485_760L, heap / 10);
+        assertEquals(bodyMemory, config.limits().bodyMemory());
+        assertEquals(Math.max(64, (heap - bodyMemory - GatewayConfig.Limits.BASE_HEAP) / GatewayConfig.Limits.STREAM_HEAP),
                 config.limits().maxConcurrentRequests());
         assertEquals(new UpstreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(120), Duration.ofSeconds(120),
                 Duration.ofMinutes(10)), config.upstream().timeouts());

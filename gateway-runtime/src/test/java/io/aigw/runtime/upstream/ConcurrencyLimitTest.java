@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.aigw.runtime.testing.GatewayInFront;
+import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -41,7 +43,15 @@ class ConcurrencyLimitTest {
         held.startStream(200, "text/event-stream");
         held.send(EVENT);
 
-        HttpResponse<String> refused = front.gateway().chat(STREAM);
+        HttpResponse<String> refused;
+        try (LogRecords logs = LogRecords.capture()) {
+            refused = front.gateway().chat(STREAM);
+            assertEquals(503, front.gateway().chat(STREAM).statusCode());
+            // The operator learns once that the limit turns callers away, and which setting it is.
+            assertEquals(List.of("At the limit of requests in flight (gateway.max-concurrent-requests is 1): callers"
+                    + " get 503 with Retry-After until some end; README, \"Sizing\", says how to raise it."),
+                    logs.messages(Level.WARNING, "io.aigw"));
+        }
         assertEquals(503, refused.statusCode());
         assertEquals("1", refused.headers().firstValue("Retry-After").orElseThrow());
         assertEquals("{\"error\":{\"message\":\"The gateway is relaying its limit of 1 concurrent requests"
