@@ -1,28 +1,15 @@
 package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.DataReader;
-import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
-import io.helidon.common.socket.PeerInfo;
 import io.helidon.webserver.ConnectionContext;
-import io.helidon.webserver.ListenerContext;
-import io.helidon.webserver.ProxyProtocolData;
-import io.helidon.webserver.Router;
-import io.helidon.webserver.ServerConnectionException;
-import java.io.UncheckedIOException;
-import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 
-/**
- * A caller's connection as Helidon set it up, read through a {@link RestartingDataReader}; every
- * other method is Helidon's own connection's.
- */
-final class RestartingReaderConnection implements ConnectionContext {
-    private final ConnectionContext connection;
+/** A caller's connection as Helidon set it up, read through a {@link RestartingDataReader}. */
+final class RestartingReaderConnection extends ForwardingConnectionContext {
     private final DataReader reader;
 
     RestartingReaderConnection(ConnectionContext connection) {
-        this.connection = connection;
+        super(connection);
         DataReader helidons = connection.dataReader();
         HelidonSocket socket = connection.serverSocket();
         this.reader = new RestartingDataReader(() -> {
@@ -31,83 +18,12 @@ final class RestartingReaderConnection implements ConnectionContext {
             if (helidons.available() > 0) {
                 return helidons.readBytes(helidons.available());
             }
-            try {
-                return socket.get();
-            } catch (UncheckedIOException e) {
-                // As Helidon's own reader of a caller's socket: a failed read closes the connection quietly.
-                throw new ServerConnectionException("Failed to get data from socket", e);
-            }
+            return read(socket);
         });
     }
 
     @Override
     public DataReader dataReader() {
         return reader;
-    }
-
-    @Override
-    public ListenerContext listenerContext() {
-        return connection.listenerContext();
-    }
-
-    @Override
-    public ExecutorService executor() {
-        return connection.executor();
-    }
-
-    @Override
-    public DataWriter dataWriter() {
-        return connection.dataWriter();
-    }
-
-    @Override
-    public Router router() {
-        return connection.router();
-    }
-
-    @Override
-    public Optional<ProxyProtocolData> proxyProtocolData() {
-        return connection.proxyProtocolData();
-    }
-
-    @Override
-    public HelidonSocket serverSocket() {
-        return connection.serverSocket();
-    }
-
-    @Override
-    public PeerInfo remotePeer() {
-        return connection.remotePeer();
-    }
-
-    @Override
-    public PeerInfo localPeer() {
-        return connection.localPeer();
-    }
-
-    @Override
-    public boolean isSecure() {
-        return connection.isSecure();
-    }
-
-    @Override
-    public String socketId() {
-        return connection.socketId();
-    }
-
-    @Override
-    public String childSocketId() {
-        return connection.childSocketId();
-    }
-
-    @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Object... variables) {
-        connection.log(logger, level, format, variables);
-    }
-
-    @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Throwable t,
-                    Object... variables) {
-        connection.log(logger, level, format, t, variables);
     }
 }

@@ -1,38 +1,21 @@
 package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.DataReader;
-import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
-import io.helidon.common.socket.PeerInfo;
 import io.helidon.webserver.ConnectionContext;
-import io.helidon.webserver.ListenerContext;
-import io.helidon.webserver.ProxyProtocolData;
-import io.helidon.webserver.Router;
-import io.helidon.webserver.ServerConnectionException;
-import java.io.UncheckedIOException;
-import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 
 /**
  * A caller's connection as Helidon set it up, read through a {@link ReadAheadSocket} so that its
- * caller can be watched ({@link CallerWatch}); every other method is Helidon's own connection's.
+ * caller can be watched ({@link CallerWatch}).
  */
-final class WatchableConnection implements ConnectionContext {
-    private final ConnectionContext connection;
+final class WatchableConnection extends ForwardingConnectionContext {
     private final ReadAheadSocket socket;
     private final DataReader reader;
 
     WatchableConnection(ConnectionContext connection, ReadAheadSocket socket) {
-        this.connection = connection;
+        super(connection);
         this.socket = socket;
-        this.reader = DataReader.create(() -> {
-            try {
-                return socket.get();
-            } catch (UncheckedIOException e) {
-                // As Helidon's own reader of a caller's socket: a failed read closes the connection quietly.
-                throw new ServerConnectionException("Failed to get data from socket", e);
-            }
-        });
+        this.reader = DataReader.create(() -> read(socket));
     }
 
     @Override
@@ -43,66 +26,5 @@ final class WatchableConnection implements ConnectionContext {
     @Override
     public HelidonSocket serverSocket() {
         return socket;
-    }
-
-    @Override
-    public ListenerContext listenerContext() {
-        return connection.listenerContext();
-    }
-
-    @Override
-    public ExecutorService executor() {
-        return connection.executor();
-    }
-
-    @Override
-    public DataWriter dataWriter() {
-        return connection.dataWriter();
-    }
-
-    @Override
-    public Router router() {
-        return connection.router();
-    }
-
-    @Override
-    public Optional<ProxyProtocolData> proxyProtocolData() {
-        return connection.proxyProtocolData();
-    }
-
-    @Override
-    public PeerInfo remotePeer() {
-        return connection.remotePeer();
-    }
-
-    @Override
-    public PeerInfo localPeer() {
-        return connection.localPeer();
-    }
-
-    @Override
-    public boolean isSecure() {
-        return connection.isSecure();
-    }
-
-    @Override
-    public String socketId() {
-        return connection.socketId();
-    }
-
-    @Override
-    public String childSocketId() {
-        return connection.childSocketId();
-    }
-
-    @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Object... variables) {
-        connection.log(logger, level, format, variables);
-    }
-
-    @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Throwable t,
-                    Object... variables) {
-        connection.log(logger, level, format, t, variables);
     }
 }

@@ -1,38 +1,20 @@
 package io.aigw.runtime.transport;
 
-import io.helidon.common.buffers.BufferData;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.Semaphore;
 
 /**
  * A selector as Helidon's, whose connections read their caller through a {@link ReadAheadSocket}
  * and handle their requests with it as the thread's caller socket, for {@link CallerWatch}.
  */
-final class WatchableSelector implements ServerConnectionSelector {
-    private final ServerConnectionSelector selector;
+final class WatchableSelector extends ForwardingSelector {
 
     WatchableSelector(ServerConnectionSelector selector) {
-        this.selector = selector;
-    }
-
-    @Override
-    public int bytesToIdentifyConnection() {
-        return selector.bytesToIdentifyConnection();
-    }
-
-    @Override
-    public Support supports(BufferData data) {
-        return selector.supports(data);
-    }
-
-    @Override
-    public Set<String> supportedApplicationProtocols() {
-        return selector.supportedApplicationProtocols();
+        super(selector);
     }
 
     @Override
