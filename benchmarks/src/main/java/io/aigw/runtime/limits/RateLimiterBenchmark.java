@@ -1,6 +1,7 @@
 package io.aigw.runtime.limits;
 
 import io.aigw.runtime.HotPathBenchmark;
+import io.aigw.runtime.config.StoreFailurePolicy;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.helidon.metrics.api.Metrics;
 import java.net.URI;

@@ -1,6 +1,5 @@
 package io.aigw.runtime.config;
 
-import io.aigw.runtime.limits.StoreFailurePolicy;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

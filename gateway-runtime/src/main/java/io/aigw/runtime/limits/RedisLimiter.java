@@ -1,5 +1,6 @@
 package io.aigw.runtime.limits;
 
+import io.aigw.runtime.config.StoreFailurePolicy;
 import io.aigw.runtime.observe.GatewayMetrics;
 import java.lang.System.Logger.Level;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.aigw.runtime.limits;
+package io.aigw.runtime.config;
 
 /** What a request gets while the limit store cannot be asked: {@code gateway.limits.on-store-failure}. */
 public enum StoreFailurePolicy {
