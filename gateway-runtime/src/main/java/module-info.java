@@ -22,6 +22,7 @@ module io.aigw.runtime {
     requires java.net.http; // bin/gateway plugins: the CLI asks the running gateway
     requires java.sql;
     requires jdk.unsupported; // sun.misc.Signal: see GracefulStop
+    requires jdk.management; // whether objects have compact headers: see GatewayConfig.Limits
     requires com.zaxxer.hikari;
     requires redis.clients.jedis; // an automatic module, by its manifest's name
     requires org.apache.commons.pool2;

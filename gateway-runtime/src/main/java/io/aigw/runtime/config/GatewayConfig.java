@@ -1,6 +1,8 @@
 package io.aigw.runtime.config;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.helidon.config.Config;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -71,11 +73,14 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
         public static final int BODY_COST = 3;
         /**
          * The heap a stream in flight holds: two sockets' read buffers (Helidon's, 8 KB each), the
-         * answer's write buffer (4 KB), the relay's, and the stacks of its two virtual threads (the
-         * request's, parked on the upstream, and the watch on the caller), 48 KB in all as
-         * {@code benchmarks/load/stream-capacity.sh} measures it, with some room.
+         * answer's write buffer (2 KB), the relay's, and the stacks of its two virtual threads (the
+         * request's, parked on the upstream, and the watch on the caller), as
+         * {@code benchmarks/load/stream-capacity.sh} measures it (50 and 45 KB), with some room: 56 KB
+         * with the JVM's 12-byte object headers, 48 KB with compact ones (JDK 25+, which bin/gateway
+         * asks for).
          */
-        static final long STREAM_HEAP = 52 * 1024;
+        static final long STREAM_HEAP = 56 * 1024;
+        static final long STREAM_HEAP_COMPACT_HEADERS = 48 * 1024;
         /** The heap the gateway needs besides streams and bodies: its young generation, its own state. */
         static final long BASE_HEAP = 48L * 1024 * 1024;
 
@@ -110,7 +115,19 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
          */
         private static int defaultMaxConcurrentRequests(long bodyMemory) {
             long left = Runtime.getRuntime().maxMemory() - bodyMemory - BASE_HEAP;
-            return (int) Math.max(64, Math.min(Integer.MAX_VALUE, left / STREAM_HEAP));
+            return (int) Math.max(64, Math.min(Integer.MAX_VALUE, left / streamHeap()));
+        }
+
+        /** The heap a stream holds in this JVM: less when its objects have compact headers. */
+        static long streamHeap() {
+            HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            try {
+                return vm != null && Boolean.parseBoolean(vm.getVMOption("UseCompactObjectHeaders").getValue())
+                        ? STREAM_HEAP_COMPACT_HEADERS : STREAM_HEAP;
+            } catch (IllegalArgumentException e) {
+                // A JVM before 24, which has no such option.
+                return STREAM_HEAP;
+            }
         }
 
         /**

@@ -34,7 +34,7 @@ public final class GatewayConfigTest {
         long heap = Runtime.getRuntime().maxMemory();
         long bodyMemory = Math.max(3 * 10_485_760L, heap / 10);
         assertEquals(bodyMemory, config.limits().bodyMemory());
-        assertEquals(Math.max(64, (heap - bodyMemory - GatewayConfig.Limits.BASE_HEAP) / GatewayConfig.Limits.STREAM_HEAP),
+        assertEquals(Math.max(64, (heap - bodyMemory - GatewayConfig.Limits.BASE_HEAP) / GatewayConfig.Limits.streamHeap()),
                 config.limits().maxConcurrentRequests());
         assertEquals(new UpstreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(120), Duration.ofSeconds(120),
                 Duration.ofMinutes(10)), config.upstream().timeouts());
