@@ -5,6 +5,7 @@ import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonException;
+import jakarta.json.stream.JsonParsingException;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParser.Event;
 import java.io.StringReader;
@@ -81,6 +82,8 @@ final class ChatRequestReader {
                 parser.next();
                 throw invalid(null, "The request body has content after its JSON object.");
             }
+        } catch (JsonParsingException e) {
+            throw invalid(null, "The request body is not valid JSON: " + JsonSyntax.describe(e.getLocation(), text));
         } catch (JsonException e) {
             throw invalid(null, "The request body is not valid JSON: " + e.getMessage());
         } catch (java.util.NoSuchElementException | IllegalStateException e) {

@@ -44,7 +44,11 @@ final class HelidonWrappersTest {
                 new Wrapper(FirstBytesConnection.class, ServerConnection.class,
                         Set.of("handle(java.util.concurrent.Semaphore)")),
                 new Wrapper(PooledConnection.class, ClientConnection.class, Set.of()),
+                new Wrapper(ForwardingSocket.class, HelidonSocket.class, Set.of()),
                 new Wrapper(ReadAheadSocket.class, HelidonSocket.class, Set.of()),
+                new Wrapper(CallerSocket.class, HelidonSocket.class, Set.of()),
+                new Wrapper(GuardedSelector.class, ServerConnectionSelector.class, Set.of()),
+                new Wrapper(GuardedSelector.Guarded.class, ServerConnection.class, Set.of()),
                 new Wrapper(WatchableSelector.class, ServerConnectionSelector.class, Set.of()),
                 new Wrapper(WatchableSelector.WatchedHandling.class, ServerConnection.class, Set.of()));
     }

@@ -1,0 +1,78 @@
+package io.aigw.runtime.transport;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Headers;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.Status;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.Http1ConnectionListener;
+
+/**
+ * What Helidon's HTTP/1.1 parser tells of each request and answer on a caller's connection, passed
+ * to its {@link CallerSocket} to time and end the connection; and a check of RFC 9110 that Helidon
+ * 4.5 does not make: a header needs a name (Helidon takes {@code : x}), else 400 and the connection
+ * closed, before any route runs. A connection in the {@link CallerReserve} is refused 503 for any
+ * path but {@code /observe/*}.
+ */
+final class CallerEvents {
+    private static final String OBSERVE = "/observe";
+
+    private CallerEvents() {
+    }
+
+    /** The listener of what is received; {@code h2cUpgrades} when HTTP/2 may be reached by an upgrade. */
+    static Http1ConnectionListener received(boolean h2cUpgrades) {
+        return new Http1ConnectionListener() {
+            @Override
+            public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
+                CallerSocket socket = socketOf(ctx);
+                if (socket != null && socket.observeOnly() && !prologue.uriPath().path().startsWith(OBSERVE)) {
+                    throw RequestRefusals.overloaded("The gateway holds as many callers' connections as it takes"
+                            + " (server.max-tcp-connections); retry shortly.");
+                }
+            }
+
+            @Override
+            public void headers(ConnectionContext ctx, Headers headers) {
+                for (Header header : headers) {
+                    if (header.name().isEmpty()) {
+                        throw RequestRefusals.badRequest("A header line has no name.");
+                    }
+                }
+                CallerSocket socket = socketOf(ctx);
+                if (socket != null) {
+                    socket.requestHeadersRead(h2cUpgrades && headers.contains(HeaderNames.UPGRADE),
+                            headers.containsToken(HeaderValues.CONNECTION_CLOSE));
+                }
+            }
+        };
+    }
+
+    /** The listener of what is sent. */
+    static Http1ConnectionListener sent() {
+        return new Http1ConnectionListener() {
+            @Override
+            public void status(ConnectionContext ctx, Status status) {
+                CallerSocket socket = socketOf(ctx);
+                if (socket != null) {
+                    socket.answerStatus(status.code());
+                }
+            }
+
+            // Called before Helidon adds the Connection: close that a request asking for it gets.
+            @Override
+            public void headers(ConnectionContext ctx, Headers headers) {
+                CallerSocket socket = socketOf(ctx);
+                if (socket != null) {
+                    socket.answerStarted(headers.containsToken(HeaderValues.CONNECTION_CLOSE));
+                }
+            }
+        };
+    }
+
+    private static CallerSocket socketOf(ConnectionContext ctx) {
+        return ctx.serverSocket() instanceof CallerSocket socket ? socket : null;
+    }
+}
