@@ -5,6 +5,8 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
 import io.helidon.http.HttpPrologue;
+import io.helidon.http.ServerResponseHeaders;
+import io.helidon.http.WritableHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.Http1ConnectionListener;
@@ -14,10 +16,13 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
  * to its {@link CallerSocket} to time and end the connection; and a check of RFC 9110 that Helidon
  * 4.5 does not make: a header needs a name (Helidon takes {@code : x}), else 400 and the connection
  * closed, before any route runs. A connection in the {@link CallerReserve} is refused 503 for any
- * path but {@code /observe/*}.
+ * path but {@code /observe/*}. An HTTP/1.0 request (read as HTTP/1.1, {@link CallerSocket}) closes
+ * its connection after its answer unless it asked for keep-alive, and an answer of unknown length
+ * goes to it without chunks, ended by the close ({@link Http10Writer}).
  */
 final class CallerEvents {
     private static final String OBSERVE = "/observe";
+    private static final Header KEEP_ALIVE = HeaderValues.CONNECTION_KEEP_ALIVE;
 
     private CallerEvents() {
     }
@@ -42,6 +47,11 @@ final class CallerEvents {
                     }
                 }
                 CallerSocket socket = socketOf(ctx);
+                if (socket != null && socket.http10() && !headers.containsToken(KEEP_ALIVE)
+                        && headers instanceof WritableHeaders<?> writable) {
+                    // HTTP/1.0 closes after each answer unless the caller asked to keep the connection.
+                    writable.set(HeaderValues.CONNECTION_CLOSE);
+                }
                 if (socket != null) {
                     socket.requestHeadersRead(h2cUpgrades && headers.contains(HeaderNames.UPGRADE),
                             headers.containsToken(HeaderValues.CONNECTION_CLOSE));
@@ -65,6 +75,14 @@ final class CallerEvents {
             @Override
             public void headers(ConnectionContext ctx, Headers headers) {
                 CallerSocket socket = socketOf(ctx);
+                if (socket != null && socket.http10() && headers.containsToken(HeaderValues.TRANSFER_ENCODING_CHUNKED)
+                        && headers instanceof ServerResponseHeaders writable
+                        && ctx.dataWriter() instanceof Http10Writer writer) {
+                    // No chunks for HTTP/1.0: the answer's end is the connection's.
+                    writable.remove(HeaderNames.TRANSFER_ENCODING);
+                    writable.set(HeaderValues.CONNECTION_CLOSE);
+                    writer.dechunkNextAnswer();
+                }
                 if (socket != null) {
                     socket.answerStarted(headers.containsToken(HeaderValues.CONNECTION_CLOSE));
                 }

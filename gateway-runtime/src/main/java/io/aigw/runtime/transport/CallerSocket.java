@@ -22,6 +22,7 @@ import java.time.Duration;
  */
 final class CallerSocket extends ForwardingSocket {
     private static final System.Logger LOG = System.getLogger(CallerSocket.class.getName());
+    private static final byte[] HTTP10 = " HTTP/1.0".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0".getBytes(StandardCharsets.US_ASCII);
     /** nginx's {@code lingering_timeout} and {@code lingering_time}. */
     private static final Duration LINGER_QUIET = Duration.ofSeconds(2);
@@ -38,6 +39,7 @@ final class CallerSocket extends ForwardingSocket {
     private boolean methodPending;
     private boolean requestAsksClose;
     private boolean observeOnly;
+    private volatile boolean http10;
     /** Ends the connection's handling after its answer; set once Helidon's connection exists. */
     private Runnable endAfterAnswer = () -> { };
     private boolean ending;
@@ -126,6 +128,7 @@ final class CallerSocket extends ForwardingSocket {
         if (phase == Phase.FIRST || phase == Phase.IDLE) {
             phase = Phase.HEADERS;
             requestStart = System.nanoTime();
+            http10 = toHttp11(bytes);
         }
     }
 
@@ -151,6 +154,37 @@ final class CallerSocket extends ForwardingSocket {
 
     private static boolean isUpperCaseTokenByte(byte b) {
         return (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || "!#$%&'*+-.^_`|~".indexOf(b) >= 0;
+    }
+
+    /**
+     * Makes an HTTP/1.0 request line read as HTTP/1.1, which is all Helidon's parser takes, when the
+     * line is whole in {@code bytes} (it is for the requests of real clients, nginx's included);
+     * true if it did. The request is then answered as HTTP/1.0 needs: see {@link CallerEvents}.
+     */
+    private static boolean toHttp11(byte[] bytes) {
+        int newLine = -1;
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                newLine = i;
+                break;
+            }
+        }
+        int end = newLine > 0 && bytes[newLine - 1] == '\r' ? newLine - 1 : newLine;
+        if (end < HTTP10.length) {
+            return false;
+        }
+        for (int i = 0; i < HTTP10.length; i++) {
+            if (bytes[end - HTTP10.length + i] != HTTP10[i]) {
+                return false;
+            }
+        }
+        bytes[end - 1] = '1';
+        return true;
+    }
+
+    /** Whether the request being read came as HTTP/1.0. */
+    boolean http10() {
+        return http10;
     }
 
     private static boolean startsWith(byte[] bytes, byte[] prefix) {

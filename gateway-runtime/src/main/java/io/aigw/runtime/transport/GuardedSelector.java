@@ -1,6 +1,7 @@
 package io.aigw.runtime.transport;
 
 import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webserver.ConnectionContext;
@@ -33,11 +34,18 @@ final class GuardedSelector extends ForwardingSelector {
     private static final class GuardedConnection extends ForwardingConnectionContext {
         private final CallerSocket socket;
         private final DataReader reader;
+        private final Http10Writer writer;
 
         GuardedConnection(ConnectionContext connection, CallerSocket socket) {
             super(connection);
             this.socket = socket;
             this.reader = DataReader.create(() -> read(socket));
+            this.writer = new Http10Writer(connection.dataWriter());
+        }
+
+        @Override
+        public DataWriter dataWriter() {
+            return writer;
         }
 
         @Override

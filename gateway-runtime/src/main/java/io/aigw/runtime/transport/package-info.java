@@ -97,7 +97,11 @@
  * closes (nginx's lingering close), so that the caller reads the answer rather than a reset. Two
  * refusals Helidon's parser does not make are added: a method that is not an upper-case token on a
  * connection's first request (Helidon takes {@code post} for {@code POST}, and answers 500 for a
- * control character), and a header line without a name. Not switchable: Helidon's path has
+ * control character), and a header line without a name. Helidon 4.5 refuses HTTP/1.0 (505, and
+ * before that a closed connection), which is what nginx sends upstream by default: an HTTP/1.0
+ * request line is read as HTTP/1.1, the connection closes after the answer unless the caller asked
+ * for keep-alive, and an answer of unknown length goes out without chunks, ended by the close
+ * ({@link io.aigw.runtime.transport.Http10Writer}). Not switchable: Helidon's path has
  * neither timeouts nor a connection that ends when its answer says so. Shown by
  * {@code FramingTest#helidonAloneReadsOnAfterAnsweringConnectionClose}; the reproduction on
  * Helidon alone: {@code printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /
