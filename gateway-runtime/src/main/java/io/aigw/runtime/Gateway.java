@@ -302,6 +302,7 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() {
         watcher.ifPresent(FolderWatcher::close);
+        forwarder.stopping();
         server.stop();
         requests.awaitIdle(gracePeriod);
         usage.close();
