@@ -101,7 +101,9 @@
  * before that a closed connection), which is what nginx sends upstream by default: an HTTP/1.0
  * request line is read as HTTP/1.1, the connection closes after the answer unless the caller asked
  * for keep-alive, and an answer of unknown length goes out without chunks, ended by the close
- * ({@link io.aigw.runtime.transport.Http10Writer}). Not switchable: Helidon's path has
+ * ({@link io.aigw.runtime.transport.Http10Writer}). And the listener takes a few connections beyond
+ * the callers' share ({@link io.aigw.runtime.transport.CallerReserve}) for {@code /observe/*} alone,
+ * so that health is answered while idle callers hold every caller's connection. Not switchable: Helidon's path has
  * neither timeouts nor a connection that ends when its answer says so. Shown by
  * {@code FramingTest#helidonAloneReadsOnAfterAnsweringConnectionClose}; the reproduction on
  * Helidon alone: {@code printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /
