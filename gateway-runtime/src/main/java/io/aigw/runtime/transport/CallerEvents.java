@@ -22,6 +22,8 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
  */
 final class CallerEvents {
     private static final String OBSERVE = "/observe";
+    /** The one upgrade Helidon makes, as it matches it. */
+    private static final String H2C = "h2c";
     private static final Header KEEP_ALIVE = HeaderValues.CONNECTION_KEEP_ALIVE;
 
     private CallerEvents() {
@@ -53,8 +55,8 @@ final class CallerEvents {
                     writable.set(HeaderValues.CONNECTION_CLOSE);
                 }
                 if (socket != null) {
-                    socket.requestHeadersRead(h2cUpgrades && headers.contains(HeaderNames.UPGRADE),
-                            headers.containsToken(HeaderValues.CONNECTION_CLOSE));
+                    boolean upgrade = h2cUpgrades && headers.first(HeaderNames.UPGRADE).map(H2C::equals).orElse(false);
+                    socket.requestHeadersRead(upgrade, headers.containsToken(HeaderValues.CONNECTION_CLOSE));
                 }
             }
         };

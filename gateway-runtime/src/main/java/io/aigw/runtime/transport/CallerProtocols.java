@@ -53,7 +53,8 @@ public final class CallerProtocols {
             selectors = selectors.stream().<ServerConnectionSelector>map(RestartingReaderSelector::new).toList();
         }
         // Above the restarting reader, which reads the caller through the socket this one times.
-        selectors = selectors.stream().<ServerConnectionSelector>map(selector -> new GuardedSelector(selector, timeouts, reserve))
+        selectors = selectors.stream()
+                .<ServerConnectionSelector>map(selector -> new GuardedSelector(selector, timeouts, reserve))
                 .toList();
         // Outermost: the others read the caller through the socket this one reads ahead on, so that a
         // read ahead, which waits as long as the request is handled, is never timed.

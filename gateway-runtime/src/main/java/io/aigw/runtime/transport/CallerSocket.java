@@ -204,12 +204,16 @@ final class CallerSocket extends ForwardingSocket {
             deadline = 0;
             Phase late = readPhase;
             if (late != Phase.IDLE && late != Phase.LINGER) {
-                LOG.log(Level.INFO, "Closed the connection of " + socket.remotePeer().address() + ": "
-                        + switch (late) {
-                            case FIRST -> "no request within " + timeouts.headers();
-                            case HEADERS -> "the request's headers were not complete within " + timeouts.headers();
-                            default -> "no byte of the request's body for " + timeouts.body();
-                        } + " (gateway.timeouts.caller-*)");
+                try {
+                    LOG.log(Level.INFO, "Closed the connection of " + socket.remotePeer().address() + ": "
+                            + switch (late) {
+                                case FIRST -> "no request within " + timeouts.headers();
+                                case HEADERS -> "the request's headers were not complete within " + timeouts.headers();
+                                default -> "no byte of the request's body for " + timeouts.body();
+                            } + " (gateway.timeouts.caller-*)");
+                } catch (RuntimeException e) {
+                    // The caller's address is gone with its socket: the close below is what matters.
+                }
             }
             try {
                 socket.close();
