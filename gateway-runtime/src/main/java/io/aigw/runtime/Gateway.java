@@ -43,6 +43,8 @@ import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.transport.CallerProtocols;
+import io.aigw.runtime.transport.CallerReserve;
+import io.aigw.runtime.transport.CallerTimeouts;
 import io.aigw.runtime.transport.TransportOptions;
 import io.aigw.runtime.store.UsageRecord;
 import io.helidon.common.socket.SocketOptions;
@@ -125,6 +127,7 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig config = GatewayConfig.read(settings);
         ListenerPorts.requireListenable(config.listener());
         TransportOptions transport = TransportOptions.from(settings);
+        CallerTimeouts callerTimeouts = CallerTimeouts.from(settings);
         PluginLoader loader = new PluginLoader(plugins, config.plugins().folder());
         try {
             ProviderFactory factory = new ProviderFactory(settings);
@@ -137,7 +140,7 @@ public final class Gateway implements AutoCloseable {
             Optional<MasterKey> masterKey = config.keys().masterKey().map(key -> MasterKey.of(key.value()));
             GatewayStore store = JdbcStore.open(config.database());
             try {
-                return start(config, transport, new Plugins(loader, factory, loaded, routing), masterKey, store,
+                return start(config, transport, callerTimeouts, new Plugins(loader, factory, loaded, routing), masterKey, store,
                         upstreamTls);
             } catch (RuntimeException e) {
                 store.close();
@@ -153,7 +156,8 @@ public final class Gateway implements AutoCloseable {
     private record Plugins(PluginLoader loader, ProviderFactory factory, PluginSet loaded, RoutingTable routing) {
     }
 
-    private static Gateway start(GatewayConfig config, TransportOptions transport, Plugins plugins,
+    private static Gateway start(GatewayConfig config, TransportOptions transport, CallerTimeouts callerTimeouts,
+                                 Plugins plugins,
                                  Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
@@ -211,6 +215,8 @@ public final class Gateway implements AutoCloseable {
                     new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"
                             + " and the gateway's log has the details.", "server_error", null, null).send(response);
                 });
+        CallerReserve reserve = new CallerReserve(listener.server().get("max-tcp-connections").asInt()
+                .orElse(limits.maxCallerConnections()));
         WebServerConfig.Builder server = WebServer.builder()
                 .connectionOptions(NO_DELAY)
                 // A caller's connection over a socket with one 8 KB read buffer, not NIO's pair of
@@ -220,12 +226,16 @@ public final class Gateway implements AutoCloseable {
                 // A streamed answer's buffer, held as long as the stream: the relay flushes after
                 // each read's events, a kilobyte or so, and larger writes go past the buffer.
                 .writeBufferSize(2048)
-                .maxTcpConnections(limits.maxCallerConnections())
                 .directHandlers(TransportErrors.handlers())
+                // Helidon's parser says what it refused; TransportErrors passes on only what it marks safe.
+                .errorHandling(handling -> handling.includeEntity(true))
                 .config(listener.server())
+                // Callers' connections and, beyond them, a few for health and metrics alone.
+                .maxTcpConnections(reserve.listenerLimit())
                 // The protocols are chosen here, not discovered: see CallerProtocols.
                 .protocolsDiscoverServices(false)
-                .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport))
+                .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport,
+                        callerTimeouts, reserve))
                 .host(listener.host())
                 .port(listener.port())
                 // GracefulStop stops the server, then the rest (Gateway.close): the order matters.
@@ -324,6 +334,7 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() {
         watcher.ifPresent(FolderWatcher::close);
+        forwarder.stopping();
         server.stop();
         requests.awaitIdle(gracePeriod);
         usage.close();

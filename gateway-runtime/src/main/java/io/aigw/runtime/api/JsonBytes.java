@@ -296,15 +296,15 @@ final class JsonBytes {
     private ApiException unexpected() {
         int c = peek();
         if (c < 0) {
-            return ChatRequestReader.invalid(null, "The request body is not valid JSON: it ends too early.");
+            return ChatRequestReader.invalid(null, "The request body is not valid JSON: " + JsonSyntax.endsEarly(json));
         }
         if (c >= 0x80) {
             utf8Sequence(at);
         }
         String shown = c >= 0x21 && c < 0x7F ? "'" + (char) c + "'" : c >= 0x80 ? "a non-ASCII character"
                 : String.format("the byte 0x%02X", c);
-        return ChatRequestReader.invalid(null, "The request body is not valid JSON: unexpected " + shown
-                + " at byte " + at + ".");
+        return ChatRequestReader.invalid(null, "The request body is not valid JSON: "
+                + JsonSyntax.unexpected(shown, json, at));
     }
 
     private static ApiException notUtf8() {

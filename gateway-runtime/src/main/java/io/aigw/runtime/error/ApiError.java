@@ -98,6 +98,13 @@ public record ApiError(Status status, String message, String type, String param,
                 + " retry shortly.", "server_error", null, "overloaded");
     }
 
+    /** The gateway is stopping, and a request still waiting when its grace period ended is let go. */
+    public static ApiError shuttingDown() {
+        return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway is stopping and could not finish this"
+                + " request within its grace period (gateway.shutdown.grace-period); retry it.", "server_error", null,
+                "shutting_down");
+    }
+
     /** The gateway's database cannot serve now (down, full, not writable): a key not cached cannot be checked, a key not made. */
     public static ApiError storeUnavailable() {
         return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway's database cannot serve this request just"

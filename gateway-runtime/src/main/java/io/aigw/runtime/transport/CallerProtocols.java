@@ -16,7 +16,9 @@ import java.util.List;
  * also HTTP/2 over plain TCP, for a connection that opens with HTTP/2's preface (prior knowledge, as
  * h2c clients and proxies send it) and by an {@code Upgrade: h2c} from HTTP/1.1.
  *
- * <p>These are the listener's only selectors; Helidon's own {@code server.protocols} would add
+ * <p>Every HTTP/1.1 connection is read with the deadlines of {@link CallerTimeouts} and ended as
+ * RFC 9112 says ({@link CallerSocket}); these are not workarounds that can be switched off, but the
+ * front door's rules. These are the listener's only selectors; Helidon's own {@code server.protocols} would add
  * selectors of its own behind them, which is why the gateway refuses that key.
  */
 public final class CallerProtocols {
@@ -28,9 +30,14 @@ public final class CallerProtocols {
      * {@code gateway.protocols.http_2} say ({@code protocols}), with the workarounds {@code options}
      * turns on.
      */
-    public static List<ServerConnectionSelector> selectors(Config protocols, boolean http2, TransportOptions options) {
-        Http1ConnectionSelectorConfig.Builder http1 = Http1ConnectionSelector.builder()
-                .config(Http1Config.create(protocols.get("http_1_1")));
+    public static List<ServerConnectionSelector> selectors(Config protocols, boolean http2, TransportOptions options,
+                                                           CallerTimeouts timeouts, CallerReserve reserve) {
+        Http1Config http1Config = Http1Config.builder()
+                .config(protocols.get("http_1_1"))
+                .addReceiveListener(CallerEvents.received(http2))
+                .addSendListener(CallerEvents.sent())
+                .build();
+        Http1ConnectionSelectorConfig.Builder http1 = Http1ConnectionSelector.builder().config(http1Config);
         List<ServerConnectionSelector> selectors;
         if (!http2) {
             selectors = List.of(http1.build());
@@ -45,7 +52,12 @@ public final class CallerProtocols {
         if (options.restartingReader()) {
             selectors = selectors.stream().<ServerConnectionSelector>map(RestartingReaderSelector::new).toList();
         }
-        // Outermost: the restarting reader reads the caller through the socket this one reads ahead on.
+        // Above the restarting reader, which reads the caller through the socket this one times.
+        selectors = selectors.stream()
+                .<ServerConnectionSelector>map(selector -> new GuardedSelector(selector, timeouts, reserve))
+                .toList();
+        // Outermost: the others read the caller through the socket this one reads ahead on, so that a
+        // read ahead, which waits as long as the request is handled, is never timed.
         return options.callerWatch()
                 ? selectors.stream().<ServerConnectionSelector>map(WatchableSelector::new).toList()
                 : selectors;

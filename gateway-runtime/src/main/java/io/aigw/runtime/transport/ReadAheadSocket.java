@@ -1,9 +1,7 @@
 package io.aigw.runtime.transport;
 
-import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.socket.HelidonSocket;
-import io.helidon.common.socket.PeerInfo;
 import java.io.UncheckedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.concurrent.locks.Condition;
@@ -18,8 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Bytes Helidon's own reader took from the socket before this one (to pick the protocol) come first.
  */
-final class ReadAheadSocket implements HelidonSocket {
-    private final HelidonSocket socket;
+final class ReadAheadSocket extends ForwardingSocket {
     private final DataReader helidonsReader;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition readDone = lock.newCondition();
@@ -27,7 +24,7 @@ final class ReadAheadSocket implements HelidonSocket {
     private ReadAhead pending;
 
     ReadAheadSocket(HelidonSocket socket, DataReader helidonsReader) {
-        this.socket = socket;
+        super(socket);
         this.helidonsReader = helidonsReader;
     }
 
@@ -157,77 +154,5 @@ final class ReadAheadSocket implements HelidonSocket {
                 throw new UncheckedIOException(new ClosedByInterruptException());
             }
         }
-    }
-
-    @Override
-    public void close() {
-        socket.close();
-    }
-
-    @Override
-    public void idle() {
-        socket.idle();
-    }
-
-    @Override
-    public boolean isConnected() {
-        return socket.isConnected();
-    }
-
-    @SuppressWarnings("removal") // Helidon no longer calls it; passed on as the socket answers it.
-    @Override
-    public int read(BufferData buffer) {
-        return socket.read(buffer);
-    }
-
-    @Override
-    public void write(BufferData buffer) {
-        socket.write(buffer);
-    }
-
-    @Override
-    public boolean protocolNegotiated() {
-        return socket.protocolNegotiated();
-    }
-
-    @Override
-    public String protocol() {
-        return socket.protocol();
-    }
-
-    @Override
-    public PeerInfo remotePeer() {
-        return socket.remotePeer();
-    }
-
-    @Override
-    public PeerInfo localPeer() {
-        return socket.localPeer();
-    }
-
-    @Override
-    public boolean isSecure() {
-        return socket.isSecure();
-    }
-
-    @Override
-    public String socketId() {
-        return socket.socketId();
-    }
-
-    @Override
-    public String childSocketId() {
-        return socket.childSocketId();
-    }
-
-    @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Object... variables) {
-        socket.log(logger, level, format, variables);
-    }
-
-    @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Throwable t,
-                    Object... variables) {
-        socket.log(logger, level, format, t, variables);
     }
 }

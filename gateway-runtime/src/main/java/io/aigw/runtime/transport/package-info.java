@@ -79,6 +79,37 @@
  * (Helidon's path keeps the upstream call when the switch is off). Retired when Helidon tells a
  * handler that its connection closed.
  *
+ * <h2>6. The front door: deadlines and RFC 9112's ends of a connection (not switchable)</h2>
+ * Every HTTP/1.1 connection is read through a {@link io.aigw.runtime.transport.CallerSocket}
+ * ({@link io.aigw.runtime.transport.GuardedSelector}), told by Helidon's parser what it has read
+ * ({@link io.aigw.runtime.transport.CallerEvents}). Helidon 4.5 has no header or body timeout at
+ * all, and its {@code idle-connection-timeout} (5 minutes, looked at every 2) closes only a
+ * connection waiting for its next request line: a caller that sends half a request holds its
+ * connection for good, and idle callers fill {@code max-tcp-connections} for minutes. The socket's
+ * reads get deadlines ({@link io.aigw.runtime.transport.CallerTimeouts}), and
+ * {@link io.aigw.runtime.transport.DeadlineSweeper} closes a socket whose read is overdue.
+ * Helidon 4.5 also answers {@code Connection: close} (asked by the request, or set by the answer)
+ * and then reads the next request on the connection, requests it already buffered included: a
+ * caller (or a proxy) that takes the connection for closed is out of step with the gateway, the
+ * ground of request smuggling. After such an answer the connection is asked to close the way
+ * Helidon closes an idle one ({@code close(false)}: after the answer), and its socket reads nothing
+ * more; after an error answer, what the caller still sends is read and dropped before the socket
+ * closes (nginx's lingering close), so that the caller reads the answer rather than a reset. Two
+ * refusals Helidon's parser does not make are added: a method that is not an upper-case token on a
+ * connection's first request (Helidon takes {@code post} for {@code POST}, and answers 500 for a
+ * control character), and a header line without a name. Helidon 4.5 refuses HTTP/1.0 (505, and
+ * before that a closed connection), which is what nginx sends upstream by default: an HTTP/1.0
+ * request line is read as HTTP/1.1, the connection closes after the answer unless the caller asked
+ * for keep-alive, and an answer of unknown length goes out without chunks, ended by the close
+ * ({@link io.aigw.runtime.transport.Http10Writer}). And the listener takes a few connections beyond
+ * the callers' share ({@link io.aigw.runtime.transport.CallerReserve}) for {@code /observe/*} alone,
+ * so that health is answered while idle callers hold every caller's connection. Not switchable: Helidon's path has
+ * neither timeouts nor a connection that ends when its answer says so. Shown by
+ * {@code FramingTest#helidonAloneReadsOnAfterAnsweringConnectionClose}; the reproduction on
+ * Helidon alone: {@code printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /
+ * HTTP/1.1\r\nHost: x\r\n\r\n' | nc 127.0.0.1 8080} prints two answers. Retired, in part, when
+ * Helidon ends a connection after {@code Connection: close} and times a request's headers and body.
+ *
  * <p>Gone with Helidon 4.5.0: a global {@code MapperManager} set at start (Helidon 4.4.0's registry
  * made a new manager for each header value converted; fixed upstream, and the request path no
  * longer converts header values through it). Not here: how many carrier threads run the virtual

@@ -40,6 +40,7 @@ public final class ChatForwarder implements AutoCloseable {
     private final long totalNanos;
     private final UpstreamCall call;
     private final FallbackChain fallback;
+    private volatile boolean stopping;
 
     /** Forwards to the providers of the routing snapshots {@link #retain retained}. */
     public ChatForwarder(UpstreamTimeouts timeouts, Duration keyCooldown, Optional<Tls> tls, Choice upstreamPool,
@@ -48,8 +49,16 @@ public final class ChatForwarder implements AutoCloseable {
         this.totalNanos = timeouts.total().toNanos();
         this.cooldowns = new KeyCooldowns(keyCooldown);
         this.clients = new UpstreamClients(provider -> new UpstreamClient(provider, timeouts, tls, upstreamPool));
-        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, cooldowns, metrics);
+        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, cooldowns, metrics, () -> stopping);
         this.fallback = new FallbackChain(metrics);
+    }
+
+    /**
+     * The gateway begins to stop: a call whose wait on its upstream fails from now on was ended by
+     * the stop at the end of its grace period, and is answered 503 {@code shutting_down}.
+     */
+    public void stopping() {
+        stopping = true;
     }
 
     /**

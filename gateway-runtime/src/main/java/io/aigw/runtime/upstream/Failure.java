@@ -113,6 +113,17 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
                 message -> ApiError.upstreamTimeout(message).toJson(), List.of(), movesOn);
     }
 
+    /**
+     * The gateway is stopping and its grace period ran out while the call waited on the upstream: a
+     * 503 that closes the connection, which a client retries on another replica; no other provider
+     * is tried.
+     */
+    static Failure shuttingDown() {
+        ApiError error = ApiError.shuttingDown();
+        return new Failure(error.status(), error.toJson(), "the gateway is stopping",
+                message -> ApiError.shuttingDown().toJson(), List.of(HeaderValues.CONNECTION_CLOSE), false);
+    }
+
     /** The same failure with another message; a lone upstream answer keeps its status, type and code. */
     Failure withMessage(String message) {
         return new Failure(status, rewrite.apply(message), summary, rewrite, headers, movesOn);

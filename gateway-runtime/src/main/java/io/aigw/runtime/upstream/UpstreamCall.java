@@ -12,6 +12,9 @@ import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -36,10 +39,13 @@ final class UpstreamCall {
     private final GatewayMetrics metrics;
     private final EventStreamRelay streams;
     private final JsonRelay answers;
+    /** Whether the gateway is stopping: a wait that fails then was ended by the stop, not the upstream. */
+    private final BooleanSupplier stopping;
 
     UpstreamCall(Function<Provider, UpstreamClient> clients, UpstreamTimeouts timeouts, Deadlines deadlines,
-                 KeyCooldowns cooldowns, GatewayMetrics metrics) {
+                 KeyCooldowns cooldowns, GatewayMetrics metrics, BooleanSupplier stopping) {
         this.clients = clients;
+        this.stopping = stopping;
         this.timeouts = timeouts;
         this.deadlines = deadlines;
         this.cooldowns = cooldowns;
@@ -150,6 +156,11 @@ final class UpstreamCall {
      */
     private CallOutcome ended(Provider provider, Deadlines.Deadline deadline, Exception cause, boolean forHeaders) {
         Deadlines.Reason reason = deadline.reason();
+        if (reason == null && stopping.getAsBoolean() && interrupted(cause)) {
+            // The stop's interrupt ended the wait; it is spent, so that the answer can be written.
+            Thread.interrupted();
+            return new FailedBeforeFirstByte(Failure.shuttingDown());
+        }
         if (reason == null) {
             LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " at " + provider.baseUrl() + " failed: "
                     + ConnectFailure.detail(cause));
@@ -161,5 +172,19 @@ final class UpstreamCall {
             case OUT_OF_TIME -> new FailedBeforeFirstByte(Failure.outOfTime(provider, timeouts.total()));
             case CALLER_LEFT -> new CallerLeft();
         };
+    }
+
+    /** Whether the wait ended because this thread was interrupted (as a stop past its grace period does). */
+    private static boolean interrupted(Throwable cause) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException
+                    || t instanceof InterruptedIOException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -98,19 +98,27 @@ public final class MalformedRequestsTest {
     void aCallerWaitingForContinueIsRefusedWithoutTheGatewayWaitingForItsBody() throws Exception {
         String oversized = "POST " + PATH + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestGateway.KEY
                 + "\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n";
-        String models = "GET /api/v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestGateway.KEY
-                + "\r\n\r\n";
         try (Socket socket = connect()) {
             write(socket, oversized.getBytes(StandardCharsets.ISO_8859_1));
             Reply refused = readResponse(socket.getInputStream());
             assertEquals(413, refused.status(), refused.text());
             assertEquals(Optional.of("close"), refused.header("Connection"));
 
-            // Had the gateway kept waiting for the 5000 bytes, it would take this request for them.
-            write(socket, models.getBytes(StandardCharsets.ISO_8859_1));
-            Reply next = readResponse(socket.getInputStream());
-            assertEquals(200, next.status(), next.text());
+            // The body never sent is not waited for: the connection ends, as its answer said.
+            socket.shutdownOutput();
+            assertEquals(-1, socket.getInputStream().read());
         }
+    }
+
+    @Test
+    void aJsonSyntaxErrorIsPlacedWithinTheBody() throws Exception {
+        Reply cut = json("{\"model\":\"").send();
+        assertEquals(400, cut.status(), cut.text());
+        assertTrue(cut.text().contains("it ends too early, after line 1, column 10."), cut.text());
+
+        Reply wrong = json("{\"model\":\"openai/gpt-5\",\n  \"messages\": [}").send();
+        assertEquals(400, wrong.status(), wrong.text());
+        assertTrue(wrong.text().contains("unexpected '}' at line 2, column 16."), wrong.text());
     }
 
     @Test

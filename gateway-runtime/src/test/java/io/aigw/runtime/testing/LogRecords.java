@@ -35,6 +35,11 @@ public final class LogRecords extends Handler implements AutoCloseable {
         return messages(level, "");
     }
 
+    /** Every record kept, with its level, logger and what was thrown. */
+    public List<LogRecord> records() {
+        return List.copyOf(records);
+    }
+
     @Override
     public void publish(LogRecord record) {
         records.add(record);

@@ -77,6 +77,30 @@ public final class RawCaller {
         return line.toString(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * Whether the gateway ended the connection: its next read finds the end (or a reset) rather than
+     * bytes. A connection left open fails on the socket's read timeout.
+     */
+    public static boolean ended(Socket caller) throws IOException {
+        try {
+            int next = caller.getInputStream().read();
+            if (next >= 0) {
+                throw new AssertionError("the gateway sent more: " + (char) next
+                        + new String(caller.getInputStream().readNBytes(Math.min(200,
+                        caller.getInputStream().available())), StandardCharsets.ISO_8859_1));
+            }
+            return true;
+        } catch (java.net.SocketException e) {
+            return true;
+        }
+    }
+
+    /** Writes {@code bytes} as they are. */
+    public static void write(Socket caller, byte[] bytes) throws IOException {
+        caller.getOutputStream().write(bytes);
+        caller.getOutputStream().flush();
+    }
+
     /** Reads until {@code marker} has arrived; fails if the stream ends first. */
     public static void readUntil(InputStream in, String marker) throws IOException {
         StringBuilder seen = new StringBuilder();

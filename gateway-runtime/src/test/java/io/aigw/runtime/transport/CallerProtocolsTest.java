@@ -232,29 +232,38 @@ public final class CallerProtocolsTest {
     }
 
     @Test
-    void withHelidonsSelectionAndReaderTheListenerHasHelidonsOwnSelectors() {
+    void withHelidonsSelectionAndReaderTheListenerHasHelidonsOwnSelectorsBehindTheGuard() {
         List<ServerConnectionSelector> selectors = CallerProtocols.selectors(Config.empty(), true,
-                new TransportOptions(false, Choice.HELIDON, Choice.GATEWAY, false));
+                new TransportOptions(false, Choice.HELIDON, Choice.GATEWAY, false), CallerTimeouts.DEFAULTS, RESERVE);
 
         assertEquals(2, selectors.size());
-        assertInstanceOf(Http1ConnectionSelector.class, selectors.get(0));
-        assertInstanceOf(Http2ConnectionSelector.class, selectors.get(1));
+        assertInstanceOf(Http1ConnectionSelector.class, guarded(selectors.get(0)));
+        assertInstanceOf(Http2ConnectionSelector.class, guarded(selectors.get(1)));
         assertInstanceOf(Http1ConnectionSelector.class,
-                CallerProtocols.selectors(Config.empty(), false, new TransportOptions(false, Choice.GATEWAY,
-                        Choice.GATEWAY, false)).getFirst());
+                guarded(CallerProtocols.selectors(Config.empty(), false, new TransportOptions(false, Choice.GATEWAY,
+                        Choice.GATEWAY, false), CallerTimeouts.DEFAULTS, RESERVE).getFirst()));
     }
 
     @Test
     void byDefaultOneSelectorClaimsEveryConnectionAndReadsItThroughTheRestartingReader() {
         List<ServerConnectionSelector> selectors = CallerProtocols.selectors(Config.empty(), true,
-                TransportOptions.DEFAULTS);
+                TransportOptions.DEFAULTS, CallerTimeouts.DEFAULTS, RESERVE);
 
         assertEquals(1, selectors.size());
         assertInstanceOf(WatchableSelector.class, selectors.getFirst());
-        assertInstanceOf(RestartingReaderSelector.class, CallerProtocols.selectors(Config.empty(), true,
-                new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY, false)).getFirst());
+        assertInstanceOf(GuardedSelector.class, ((WatchableSelector) selectors.getFirst()).selector);
+        assertInstanceOf(RestartingReaderSelector.class, guarded(CallerProtocols.selectors(Config.empty(), true,
+                new TransportOptions(true, Choice.GATEWAY, Choice.GATEWAY, false), CallerTimeouts.DEFAULTS, RESERVE)
+                .getFirst()));
         assertEquals(0, selectors.getFirst().bytesToIdentifyConnection());
         assertEquals(Set.of("http/1.1", "h2"), selectors.getFirst().supportedApplicationProtocols());
+    }
+
+    private static final CallerReserve RESERVE = new CallerReserve(100);
+
+    /** The selector a {@link GuardedSelector} guards. */
+    private static ServerConnectionSelector guarded(ServerConnectionSelector selector) {
+        return ((GuardedSelector) selector).selector;
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.aigw.runtime.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
 import io.helidon.common.socket.HelidonSocket;
 import io.helidon.webclient.api.ClientConnection;
 import io.helidon.webserver.ConnectionContext;
@@ -44,7 +45,12 @@ final class HelidonWrappersTest {
                 new Wrapper(FirstBytesConnection.class, ServerConnection.class,
                         Set.of("handle(java.util.concurrent.Semaphore)")),
                 new Wrapper(PooledConnection.class, ClientConnection.class, Set.of()),
+                new Wrapper(ForwardingSocket.class, HelidonSocket.class, Set.of()),
                 new Wrapper(ReadAheadSocket.class, HelidonSocket.class, Set.of()),
+                new Wrapper(CallerSocket.class, HelidonSocket.class, Set.of()),
+                new Wrapper(Http10Writer.class, DataWriter.class, Set.of()),
+                new Wrapper(GuardedSelector.class, ServerConnectionSelector.class, Set.of()),
+                new Wrapper(GuardedSelector.Guarded.class, ServerConnection.class, Set.of()),
                 new Wrapper(WatchableSelector.class, ServerConnectionSelector.class, Set.of()),
                 new Wrapper(WatchableSelector.WatchedHandling.class, ServerConnection.class, Set.of()));
     }

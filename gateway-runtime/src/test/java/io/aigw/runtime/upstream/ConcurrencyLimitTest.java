@@ -8,6 +8,7 @@ import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
+import io.aigw.runtime.transport.CallerReserve;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -73,8 +74,9 @@ class ConcurrencyLimitTest {
     }
 
     @Test
-    void aConnectionBeyondTheLimitIsAcceptedOnlyWhenAnotherCloses() throws Exception {
-        // One concurrent request: 1 + 64 connections at once.
+    void aConnectionBeyondTheCallersShareGets503AndOneBeyondTheReserveIsAcceptedOnlyWhenAnotherCloses()
+            throws Exception {
+        // One concurrent request: 1 + 64 connections for callers, and CallerReserve.RESERVE more for /observe/*.
         List<Socket> open = new ArrayList<>();
         try (Socket waiting = new Socket()) {
             for (int i = 0; i < 65; i++) {
@@ -83,6 +85,15 @@ class ConcurrencyLimitTest {
                 RawCaller.sendGet(caller, "/api/v1/models");
                 RawCaller.readUntil(caller.getInputStream(), "HTTP/1.1 200");
             }
+            // Past the callers' share, a caller's request is refused at once, for health's sake.
+            try (Socket beyond = new Socket("127.0.0.1", front.gateway().uri("/").getPort())) {
+                beyond.setSoTimeout((int) WAIT.toMillis());
+                RawCaller.sendGet(beyond, "/api/v1/models");
+                RawCaller.readUntil(beyond.getInputStream(), "HTTP/1.1 503");
+            }
+            for (int i = 0; i < CallerReserve.RESERVE; i++) {
+                open.add(new Socket("127.0.0.1", front.gateway().uri("/").getPort()));
+            }
 
             // The kernel completes the handshake, but the gateway does not take the connection yet.
             waiting.connect(new InetSocketAddress("127.0.0.1", front.gateway().uri("/").getPort()));
@@ -90,9 +101,9 @@ class ConcurrencyLimitTest {
             waiting.setSoTimeout(500);
             assertThrows(SocketTimeoutException.class, () -> waiting.getInputStream().read());
 
-            open.removeFirst().close();
+            open.removeLast().close();
             waiting.setSoTimeout((int) WAIT.toMillis());
-            RawCaller.readUntil(waiting.getInputStream(), "HTTP/1.1 200");
+            RawCaller.readUntil(waiting.getInputStream(), "HTTP/1.1 503");
         } finally {
             for (Socket caller : open) {
                 caller.close();
