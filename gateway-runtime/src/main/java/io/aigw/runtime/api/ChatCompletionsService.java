@@ -12,6 +12,7 @@ import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.RoutingSnapshot;
+import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.transport.CallerWatch;
 import io.aigw.runtime.upstream.ChatForwarder;
@@ -109,7 +110,9 @@ public final class ChatCompletionsService implements HttpService {
             throw e;
         }
         ChatRequest chat = ChatRequest.parse(body);
-        Caller caller = request.context().get(Caller.class).orElseThrow();
+        // The key filter registers the caller of every /api/ request; usage records say "unknown" without one.
+        Caller caller = request.context().get(Caller.class)
+                .orElseGet(() -> new Caller("unknown", false, KeyPolicy.NONE));
         if (!caller.policy().allows(chat.model())) {
             throw new ApiException(ApiError.modelNotAllowed(chat.model()));
         }

@@ -52,7 +52,8 @@ public final class MasterKey implements WorkspaceKeys {
 
     @Override
     public Optional<Caller> authenticate(String presentedKey) {
-        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true, KeyPolicy.NONE)) : Optional.empty();
+        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true, KeyPolicy.NONE))
+                : Optional.empty();
     }
 
     /** The SHA-256 of a key in hex, as the store keeps it. */

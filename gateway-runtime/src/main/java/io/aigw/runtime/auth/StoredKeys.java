@@ -65,7 +65,8 @@ public final class StoredKeys implements WorkspaceKeys {
         }
         Optional<Caller> found;
         try {
-            found = store.findKey(hash).filter(key -> !key.revoked()).map(key -> new Caller(key.id(), key.admin(), key.policy()));
+            found = store.findKey(hash).filter(key -> !key.revoked())
+                    .map(key -> new Caller(key.id(), key.admin(), key.policy()));
         } catch (StoreUnavailableException e) {
             if (cached != null && cached.generation() == current && cached.caller().isPresent()
                     && now - cached.loadedAt() <= outageNanos) {

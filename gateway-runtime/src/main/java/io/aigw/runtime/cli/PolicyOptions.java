@@ -73,7 +73,7 @@ final class PolicyOptions {
         }
     }
 
-    /** An ISO-8601 time ({@code 2026-12-31T18:00:00Z}), a day ({@code 2026-12-31}, its start in UTC) or unix seconds. */
+    /** An ISO-8601 time ({@code 2026-12-31T18:00:00Z}), a day ({@code 2026-12-31}: its start, UTC) or unix seconds. */
     private static long epochSeconds(String value) throws Mistake {
         try {
             if (value.chars().allMatch(Character::isDigit)) {

@@ -38,7 +38,8 @@ public final class Jsons {
                     .withPropertyNamingStrategy(PropertyNamingStrategy.LOWER_CASE_WITH_UNDERSCORES)
                     .withNullValues(true)
                     .withPropertyVisibilityStrategy(new FieldsOnly())
-                    .withDeserializers(new StrictValues.Text(), new StrictValues.WholeNumber(), new StrictValues.Truth()))
+                    .withDeserializers(new StrictValues.Text(), new StrictValues.WholeNumber(),
+                            new StrictValues.Truth()))
             .build();
 
     private Jsons() {
