@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -218,7 +219,7 @@ public final class DistributionIT {
             assertTrue(openai.awaitStreamStarted(), gateway.output());
 
             gateway.terminate();
-            Thread.sleep(500);
+            awaitRefusing(gateway.port());
             openai.releaseStream();
 
             HttpResponse<String> response = stream.get(30, TimeUnit.SECONDS);
@@ -416,5 +417,18 @@ public final class DistributionIT {
 
     private void jarPlugin(String packagePath, String className, String jarName) throws Exception {
         PluginJars.install(home, packagePath, className, jarName);
+    }
+
+    /** Waits until the gateway's listener is closed, the first step of its stop, while its streams go on. */
+    private static void awaitRefusing(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try (Socket probe = new Socket("127.0.0.1", port)) {
+                Thread.sleep(20);
+            } catch (IOException refused) {
+                return;
+            }
+        }
+        throw new AssertionError("the gateway still takes connections 10 s after SIGTERM");
     }
 }

@@ -225,7 +225,7 @@ public final class Gateway implements AutoCloseable {
                 .routing(httpRouting);
         ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
                 .addObserver(HealthObserver.builder().details(true)
-                        .addCheck(new ReadinessCheck(() -> routes.current().table(), store)).build())
+                        .addCheck(new ReadinessCheck(() -> routes.current().table().byPriority().size(), store)).build())
                 .addObserver(MetricsObserver.create());
         listener.observePort().ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())

@@ -1,12 +1,11 @@
 package io.aigw.runtime.observe;
 
-import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.StoreHealth;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
-import java.util.function.Supplier;
+import java.util.function.IntSupplier;
 
 /**
  * Ready when providers are installed and the store serves; a load balancer sends traffic elsewhere
@@ -15,12 +14,12 @@ import java.util.function.Supplier;
  * when ({@code store_down_since}, unix seconds).
  */
 public final class ReadinessCheck implements HealthCheck {
-    /** The table in force: plugins may come and go while the gateway runs. */
-    private final Supplier<RoutingTable> routing;
+    /** How many providers the routing in force has: plugins may come and go while the gateway runs. */
+    private final IntSupplier providers;
     private final GatewayStore store;
 
-    public ReadinessCheck(Supplier<RoutingTable> routing, GatewayStore store) {
-        this.routing = routing;
+    public ReadinessCheck(IntSupplier providers, GatewayStore store) {
+        this.providers = providers;
         this.store = store;
     }
 
@@ -36,7 +35,7 @@ public final class ReadinessCheck implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        int providers = routing.get().byPriority().size();
+        int providers = this.providers.getAsInt();
         HealthCheckResponse.Builder response = HealthCheckResponse.builder().detail("providers", providers);
         boolean storeUp = switch (store.health()) {
             case StoreHealth.Up up -> true;

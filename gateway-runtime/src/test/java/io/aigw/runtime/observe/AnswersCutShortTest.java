@@ -4,24 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.CallRecords;
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
-import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.JsonObject;
-import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A stream that began with 200 but did not end whole is recorded with a status that says why, in
@@ -35,46 +34,36 @@ public final class AnswersCutShortTest {
             + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
     private static final String EVENT = "data: {\"choices\":[{\"delta\":{\"content\":\"Hel\"}}]}\n\n";
 
-    @TempDir
-    Path folder;
-    private ScriptedUpstream upstream;
-    private TestGateway gateway;
+    @RegisterExtension
+    final GatewayInFront<ScriptedUpstream> front = GatewayInFront.scripted().withAccessLog()
+            .config("gateway.timeouts.idle", "1s");
     private Map<Integer, Double> countedBefore;
 
     @BeforeEach
-    void start() throws IOException {
-        upstream = new ScriptedUpstream();
-        gateway = TestGateway.start(Map.of(
-                        "providers.openai.base-url", upstream.baseUrl(),
-                        "gateway.timeouts.idle", "1s",
-                        "gateway.access-log", accessLog().toString()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
-        countedBefore = CallRecords.requestsCounted(gateway);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        gateway.close();
-        upstream.close();
+    void countBefore() {
+        countedBefore = CallRecords.requestsCounted(front.gateway());
     }
 
     @Test
     void aStreamWhoseUpstreamBrokeIsRecordedAs502() throws Exception {
-        CompletableFuture<HttpResponse<String>> response = send(STREAM);
-        Exchange exchange = upstream.take(WAIT);
+        CompletableFuture<HttpResponse<InputStream>> response = front.gateway().client().sendAsync(
+                chat(STREAM), HttpResponse.BodyHandlers.ofInputStream());
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(EVENT);
-        Thread.sleep(100);
+        HttpResponse<InputStream> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(200, caller.statusCode());
+        assertEquals(EVENT, new String(caller.body().readNBytes(EVENT.length()), StandardCharsets.UTF_8));
         exchange.abort();
 
-        assertEquals(200, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
+        caller.body().readAllBytes();
         assertRecorded(502);
     }
 
     @Test
     void aStreamWhoseUpstreamWentSilentIsRecordedAs504() throws Exception {
         CompletableFuture<HttpResponse<String>> response = send(STREAM);
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(EVENT);
 
@@ -85,7 +74,7 @@ public final class AnswersCutShortTest {
     @Test
     void aStreamThatEndedWholeIsRecordedAs200() throws Exception {
         CompletableFuture<HttpResponse<String>> response = send(STREAM);
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(EVENT + "data: [DONE]\n\n");
         exchange.end();
@@ -98,33 +87,31 @@ public final class AnswersCutShortTest {
     void theAccessLogCutsAHugeModelIdToASaneLength() throws Exception {
         String model = "openai/" + "m".repeat(100_000);
         CompletableFuture<HttpResponse<String>> response = send("{\"model\":\"" + model + "\",\"messages\":[]}");
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startAnswer(200, "application/json", 2);
         exchange.write("{}");
         assertEquals(200, response.get(WAIT.toSeconds(), TimeUnit.SECONDS).statusCode());
 
-        JsonObject line = CallRecords.accessLogLines(accessLog(), 1).getFirst();
+        JsonObject line = CallRecords.accessLogLines(front.accessLog(), 1).getFirst();
         assertEquals(model.substring(0, 256) + "...", line.getString("model"));
         assertEquals(model.substring("openai/".length(), 256 + "openai/".length()) + "...",
                 line.getString("upstream_model"));
-        long longest = Files.readAllLines(accessLog()).stream().mapToInt(String::length).max().orElseThrow();
+        long longest = Files.readAllLines(front.accessLog()).stream().mapToInt(String::length).max().orElseThrow();
         assertTrue(longest < 1_000, "an access log line of " + longest + " characters");
     }
 
     private CompletableFuture<HttpResponse<String>> send(String body) {
-        return gateway.client().sendAsync(gateway.request("/api/v1/chat/completions")
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return front.gateway().client().sendAsync(chat(body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpRequest chat(String body) {
+        return front.gateway().request("/api/v1/chat/completions").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
     private void assertRecorded(int status) {
-        assertEquals(List.of(status), CallRecords.usageStatuses(gateway, 1));
-        assertEquals(status, CallRecords.accessLogLines(accessLog(), 1).getFirst().getInt("status"));
-        assertEquals(1, CallRecords.countedSince(countedBefore, CallRecords.requestsCounted(gateway), status));
-    }
-
-    private Path accessLog() {
-        return folder.resolve("access.log");
+        assertEquals(List.of(status), CallRecords.usageStatuses(front.gateway(), 1));
+        assertEquals(status, CallRecords.accessLogLines(front.accessLog(), 1).getFirst().getInt("status"));
+        assertEquals(1, CallRecords.countedSince(countedBefore, CallRecords.requestsCounted(front.gateway()), status));
     }
 }

@@ -4,19 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.StringReader;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -29,10 +27,8 @@ import java.util.regex.Pattern;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Health, metrics, request ids and the access log, as an operator and a scraper see them. */
 public final class ObservabilityTest {
@@ -40,69 +36,51 @@ public final class ObservabilityTest {
     private static final String PROMPT = "my confidential prompt about project nightingale";
     private static final String COMPLETION = "the confidential completion about project nightingale";
 
-    @TempDir
-    Path folder;
-    private MockWebServer upstream;
-    private TestGateway gateway;
-    private Path accessLog;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new MockWebServer();
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
-        accessLog = folder.resolve("access.log");
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
-                        "providers.gemini.base-url", upstream.url("/v1").toString(),
-                        "gateway.access-log", accessLog.toString()),
-                Map.of("OPENAI_API_KEY", UPSTREAM_KEY, "GEMINI_API_KEY", "AIzaSyD-real-looking-gemini-key-123456"));
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-        upstream.close();
-    }
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().alsoFor("gemini").withAccessLog()
+            .environment("OPENAI_API_KEY", UPSTREAM_KEY)
+            .environment("GEMINI_API_KEY", "AIzaSyD-real-looking-gemini-key-123456");
 
     @Test
     void healthAndReadinessNeedNoKeyAndReportTheStore() {
-        HttpResponse<String> health = gateway.send(HttpRequest.newBuilder(gateway.uri("/observe/health")).build());
+        HttpResponse<String> health = front.gateway().send(HttpRequest.newBuilder(front.gateway().uri("/observe/health")).build());
         assertEquals(200, health.statusCode());
         JsonObject check = Json.createReader(new StringReader(health.body())).readObject()
                 .getJsonArray("checks").getJsonObject(0);
         assertEquals("UP", check.getString("status"));
         assertEquals("up", check.getJsonObject("data").getString("store"));
-        assertEquals(gateway.gateway().routing().byPriority().size(), check.getJsonObject("data").getInt("providers"));
+        assertEquals(front.gateway().gateway().routing().byPriority().size(), check.getJsonObject("data").getInt("providers"));
         assertEquals(200, status("/observe/health/live"));
         assertEquals(200, status("/observe/health/ready"));
 
-        gateway.gateway().store().close();
+        front.gateway().gateway().store().close();
         assertEquals(503, status("/observe/health/ready"));
         assertEquals(200, status("/observe/health/live"));
     }
 
     @Test
     void theCallersRequestIdIsReturnedAndSentUpstream() throws Exception {
-        upstream.enqueue(new MockResponse.Builder().body("{}").build());
+        front.upstream().enqueue(new MockResponse.Builder().body("{}").build());
 
-        HttpResponse<String> response = gateway.send(chat("openai/gpt-5").header("X-Request-Id", "trace-42.a_b:c")
+        HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5").header("X-Request-Id", "trace-42.a_b:c")
                 .build());
 
         assertEquals("trace-42.a_b:c", response.headers().firstValue("X-Request-Id").orElseThrow());
-        assertEquals("trace-42.a_b:c", upstream.takeRequest(5, TimeUnit.SECONDS).getHeaders().get("X-Request-Id"));
+        assertEquals("trace-42.a_b:c", front.upstream().takeRequest(5, TimeUnit.SECONDS).getHeaders().get("X-Request-Id"));
     }
 
     @Test
     void aMissingOrUnsafeRequestIdIsReplacedByANewOne() throws Exception {
-        upstream.enqueue(new MockResponse.Builder().body("{}").build());
-        upstream.enqueue(new MockResponse.Builder().body("{}").build());
+        front.upstream().enqueue(new MockResponse.Builder().body("{}").build());
+        front.upstream().enqueue(new MockResponse.Builder().body("{}").build());
 
-        String made = gateway.send(chat("openai/gpt-5").build()).headers().firstValue("X-Request-Id").orElseThrow();
-        String replaced = gateway.send(chat("openai/gpt-5").header("X-Request-Id", "a".repeat(129)).build())
+        String made = front.gateway().send(chat("openai/gpt-5").build()).headers().firstValue("X-Request-Id").orElseThrow();
+        String replaced = front.gateway().send(chat("openai/gpt-5").header("X-Request-Id", "a".repeat(129)).build())
                 .headers().firstValue("X-Request-Id").orElseThrow();
 
         assertTrue(made.matches("req_[0-9a-f]{24}"), made);
         assertTrue(replaced.matches("req_[0-9a-f]{24}"), replaced);
-        RecordedRequest first = upstream.takeRequest(5, TimeUnit.SECONDS);
+        RecordedRequest first = front.upstream().takeRequest(5, TimeUnit.SECONDS);
         assertEquals(made, first.getHeaders().get("X-Request-Id"));
     }
 
@@ -114,14 +92,14 @@ public final class ObservabilityTest {
         double fallbacksBefore = metric("gateway_fallbacks_total", "provider=\"openai\"", "");
         double cooldownsBefore = metric("gateway_key_cooldowns_total", "provider=\"openai\"", "");
         double overheadCountBefore = metric("gateway_overhead_seconds_count", "", "");
-        upstream.enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,"
+        front.upstream().enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,"
                 + "\"total_tokens\":7}}").build());
-        upstream.enqueue(new MockResponse.Builder().code(401).body("{}").build());
-        upstream.enqueue(new MockResponse.Builder().body("{}").build());
+        front.upstream().enqueue(new MockResponse.Builder().code(401).body("{}").build());
+        front.upstream().enqueue(new MockResponse.Builder().body("{}").build());
 
-        gateway.send(chat("openai/gpt-5").build());
-        gateway.send(chat("some-vendor/model-" + System.nanoTime()).build());
-        gateway.send(chat("gateway/auto").build());
+        front.gateway().send(chat("openai/gpt-5").build());
+        front.gateway().send(chat("some-vendor/model-" + System.nanoTime()).build());
+        front.gateway().send(chat("gateway/auto").build());
 
         String metrics = scrape();
         assertEquals(okBefore + 1, metric(metrics, "gateway_requests_total", "model=\"openai/gpt-5\",provider=\"openai\"",
@@ -147,20 +125,20 @@ public final class ObservabilityTest {
     void theAccessLogHasOneLinePerRequestAndNoKeyPromptOrCompletion() throws Exception {
         CapturedLogs logs = CapturedLogs.start();
         try {
-            upstream.enqueue(new MockResponse.Builder().body("{\"choices\":[{\"message\":{\"content\":\"" + COMPLETION
+            front.upstream().enqueue(new MockResponse.Builder().body("{\"choices\":[{\"message\":{\"content\":\"" + COMPLETION
                     + "\"}}],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4,\"total_tokens\":7}}").build());
-            upstream.enqueue(new MockResponse.Builder().code(401).body("{\"error\":{\"message\":\"Incorrect API key"
+            front.upstream().enqueue(new MockResponse.Builder().code(401).body("{\"error\":{\"message\":\"Incorrect API key"
                     + " provided: " + UPSTREAM_KEY + "\"}}").build());
-            gateway.send(chat("openai/gpt-5").header("X-Request-Id", "log-test-1").build());
-            gateway.send(chat("openai/gpt-5").build());
-            gateway.send(HttpRequest.newBuilder(gateway.uri("/api/v1/models"))
+            front.gateway().send(chat("openai/gpt-5").header("X-Request-Id", "log-test-1").build());
+            front.gateway().send(chat("openai/gpt-5").build());
+            front.gateway().send(HttpRequest.newBuilder(front.gateway().uri("/api/v1/models"))
                     .header("Authorization", "Bearer sk-gw-wrong-but-real-looking-key-000000").build());
         } finally {
-            gateway.close();
+            front.gateway().close();
             logs.stop();
         }
 
-        List<String> lines = Files.readAllLines(accessLog);
+        List<String> lines = Files.readAllLines(front.accessLog());
         assertEquals(3, lines.size(), String.join("\n", lines));
         JsonObject first = Json.createReader(new StringReader(lines.get(0))).readObject();
         assertEquals("log-test-1", first.getString("request_id"));
@@ -181,28 +159,27 @@ public final class ObservabilityTest {
 
     @Test
     void observeEndpointsCanMoveToTheirOwnPort() {
-        gateway.close();
-        gateway = TestGateway.start(Map.of("gateway.observe.port", "0"), Map.of());
-        int observePort = gateway.gateway().observePort().orElseThrow();
+        front.replace(TestGateway.start(Map.of("gateway.observe.port", "0"), Map.of()));
+        int observePort = front.gateway().gateway().observePort().orElseThrow();
 
         assertEquals(404, status("/observe/health"));
-        HttpResponse<String> health = gateway.send(HttpRequest.newBuilder(
+        HttpResponse<String> health = front.gateway().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + observePort + "/observe/health")).build());
         assertEquals(200, health.statusCode());
     }
 
     private HttpRequest.Builder chat(String model) {
-        return gateway.request("/api/v1/chat/completions").header("Content-Type", "application/json")
+        return front.gateway().request("/api/v1/chat/completions").header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"messages\":[{\"role\":"
                         + "\"user\",\"content\":\"" + PROMPT + "\"}]}"));
     }
 
     private int status(String path) {
-        return gateway.send(HttpRequest.newBuilder(gateway.uri(path)).build()).statusCode();
+        return front.gateway().send(HttpRequest.newBuilder(front.gateway().uri(path)).build()).statusCode();
     }
 
     private String scrape() {
-        HttpResponse<String> response = gateway.send(HttpRequest.newBuilder(gateway.uri("/observe/metrics")).build());
+        HttpResponse<String> response = front.gateway().send(HttpRequest.newBuilder(front.gateway().uri("/observe/metrics")).build());
         assertEquals(200, response.statusCode());
         return response.body();
     }

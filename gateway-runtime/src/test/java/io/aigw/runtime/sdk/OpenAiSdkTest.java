@@ -13,18 +13,15 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.models.Model;
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.TestGateway;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The official OpenAI Java SDK, pointed at the gateway, works as it does against OpenAI. */
 public final class OpenAiSdkTest {
@@ -33,33 +30,19 @@ public final class OpenAiSdkTest {
             + "\"content\":\"Hello from upstream\",\"refusal\":null},\"logprobs\":null,\"finish_reason\":\"stop\"}],"
             + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8}}";
 
-    private MockWebServer upstream;
-    private TestGateway gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new MockWebServer();
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-        upstream.close();
-    }
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer();
 
     @Test
     void chatCreateReturnsTheUpstreamAnswer() throws Exception {
-        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(COMPLETION).build());
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(COMPLETION).build());
 
         ChatCompletion completion = client(TestGateway.KEY).chat().completions().create(params());
 
         assertEquals("Hello from upstream", completion.choices().get(0).message().content().orElseThrow());
         assertEquals("gpt-5-2025-08-07", completion.model());
         assertEquals(8, completion.usage().orElseThrow().totalTokens());
-        RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
+        RecordedRequest received = front.upstream().takeRequest(5, TimeUnit.SECONDS);
         assertEquals("POST /v1/chat/completions HTTP/1.1", received.getRequestLine());
         assertEquals("Bearer sk-upstream-openai", received.getHeaders().get("Authorization"));
         String sent = received.getBody().utf8();
@@ -69,7 +52,7 @@ public final class OpenAiSdkTest {
 
     @Test
     void streamingYieldsEveryChunk() throws Exception {
-        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(
                 chunk("{\"role\":\"assistant\",\"content\":\"Hel\"}", "null")
                         + chunk("{\"content\":\"lo\"}", "null")
                         + chunk("{}", "\"stop\"")
@@ -83,7 +66,7 @@ public final class OpenAiSdkTest {
         }
 
         assertEquals("Hello", text.toString());
-        String sent = upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8();
+        String sent = front.upstream().takeRequest(5, TimeUnit.SECONDS).getBody().utf8();
         assertTrue(sent.contains("\"model\":\"gpt-5\"") && sent.contains("\"stream\":true"), sent);
     }
 
@@ -101,7 +84,7 @@ public final class OpenAiSdkTest {
                 () -> client("sk-gw-not-a-real-key-000000000000").chat().completions().create(params()));
 
         assertEquals(401, refused.statusCode());
-        assertEquals(0, upstream.getRequestCount());
+        assertEquals(0, front.upstream().getRequestCount());
     }
 
     @Test
@@ -116,7 +99,7 @@ public final class OpenAiSdkTest {
 
     private OpenAIClient client(String key) {
         return OpenAIOkHttpClient.builder()
-                .baseUrl(gateway.uri("/api/v1").toString())
+                .baseUrl(front.gateway().uri("/api/v1").toString())
                 .apiKey(key)
                 .maxRetries(0)
                 .build();

@@ -116,7 +116,7 @@ public final class TestGateway implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path folder) {
+    static void deleteRecursively(Path folder) {
         if (!Files.exists(folder)) {
             return;
         }

@@ -3,12 +3,11 @@ package io.aigw.runtime.upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
-import io.aigw.runtime.testing.TestGateway;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -16,13 +15,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Past gateway.max-concurrent-requests a caller gets a 503 it can retry, and past half as many again
@@ -33,38 +30,23 @@ class ConcurrencyLimitTest {
     private static final String STREAM = "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[]}";
     private static final String EVENT = "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n";
 
-    private ScriptedUpstream upstream;
-    private TestGateway gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new ScriptedUpstream();
-        gateway = TestGateway.start(Map.of(
-                        "providers.openai.base-url", upstream.baseUrl(),
-                        "gateway.max-concurrent-requests", "1"),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        gateway.close();
-        upstream.close();
-    }
+    @RegisterExtension
+    final GatewayInFront<ScriptedUpstream> front = GatewayInFront.scripted().config("gateway.max-concurrent-requests", "1");
 
     @Test
     void aRequestBeyondTheLimitIsRefusedWithARetryableErrorAndTheNextOneAfterwardsGoesThrough() throws Exception {
-        CompletableFuture<HttpResponse<String>> first = gateway.client().sendAsync(
-                gateway.request("/api/v1/chat/completions")
+        CompletableFuture<HttpResponse<String>> first = front.gateway().client().sendAsync(
+                front.gateway().request("/api/v1/chat/completions")
                         .POST(java.net.http.HttpRequest.BodyPublishers.ofString(STREAM)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        Exchange held = upstream.take(WAIT);
+        Exchange held = front.upstream().take(WAIT);
         held.startStream(200, "text/event-stream");
         held.send(EVENT);
 
         HttpResponse<String> refused;
         try (LogRecords logs = LogRecords.capture()) {
-            refused = gateway.chat(STREAM);
-            assertEquals(503, gateway.chat(STREAM).statusCode());
+            refused = front.gateway().chat(STREAM);
+            assertEquals(503, front.gateway().chat(STREAM).statusCode());
             // The operator learns once that the limit turns callers away, and which setting it is.
             assertEquals(List.of("At the limit of requests in flight (gateway.max-concurrent-requests is 1): callers"
                     + " get 503 with Retry-After until some end; README, \"Sizing\", says how to raise it."),
@@ -82,8 +64,8 @@ class ConcurrencyLimitTest {
         // The scripted upstream answers one request per connection: the next must come on a new one.
         held.abort();
 
-        CompletableFuture<HttpResponse<String>> next = CompletableFuture.supplyAsync(() -> gateway.chat(STREAM));
-        Exchange after = upstream.take(WAIT);
+        CompletableFuture<HttpResponse<String>> next = CompletableFuture.supplyAsync(() -> front.gateway().chat(STREAM));
+        Exchange after = front.upstream().take(WAIT);
         after.startStream(200, "text/event-stream");
         after.send("data: [DONE]\n\n");
         after.end();
@@ -96,14 +78,14 @@ class ConcurrencyLimitTest {
         List<Socket> open = new ArrayList<>();
         try (Socket waiting = new Socket()) {
             for (int i = 0; i < 65; i++) {
-                Socket caller = new Socket("127.0.0.1", gateway.uri("/").getPort());
+                Socket caller = new Socket("127.0.0.1", front.gateway().uri("/").getPort());
                 open.add(caller);
                 RawCaller.sendGet(caller, "/api/v1/models");
                 RawCaller.readUntil(caller.getInputStream(), "HTTP/1.1 200");
             }
 
             // The kernel completes the handshake, but the gateway does not take the connection yet.
-            waiting.connect(new InetSocketAddress("127.0.0.1", gateway.uri("/").getPort()));
+            waiting.connect(new InetSocketAddress("127.0.0.1", front.gateway().uri("/").getPort()));
             RawCaller.sendGet(waiting, "/api/v1/models");
             waiting.setSoTimeout(500);
             assertThrows(SocketTimeoutException.class, () -> waiting.getInputStream().read());

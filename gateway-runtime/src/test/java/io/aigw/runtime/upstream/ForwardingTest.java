@@ -4,25 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.TestGateway;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** What reaches each upstream, to the byte, and what comes back to the caller. */
 public final class ForwardingTest {
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().forEveryProvider();
     /** Unknown fields, nested objects, exact number texts, escapes and non-ASCII, in an odd order. */
     private static final String BODY_TEMPLATE = "{ \"temperature\": 1.50, \"messages\": [{\"role\": \"user\","
             + " \"content\": \"H\\u00e9 \\\"there\\\" 🌍\"}],\n  \"model\" : \"%s\", \"x_vendor\": {\"deep\": [1e-7,"
@@ -31,32 +30,6 @@ public final class ForwardingTest {
             + "\"model\":\"upstream-model-2025\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
             + "\"content\":\"Hello!\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":9,"
             + "\"completion_tokens\":2,\"total_tokens\":11}}";
-
-    private MockWebServer upstream;
-    private TestGateway gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new MockWebServer();
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
-        gateway = startGateway(Map.of());
-    }
-
-    private TestGateway startGateway(Map<String, String> extraConfig) {
-        Map<String, String> config = new HashMap<>(extraConfig);
-        Map<String, String> environment = new HashMap<>();
-        for (String provider : new String[] {"openai", "gemini", "anthropic", "xai", "openrouter"}) {
-            config.put("providers." + provider + ".base-url", upstream.url("/" + provider + "/v1").toString());
-            environment.put(provider.toUpperCase() + "_API_KEY", "sk-upstream-" + provider);
-        }
-        return TestGateway.start(config, environment);
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-        upstream.close();
-    }
 
     @ParameterizedTest(name = "{0} reaches {1} as {2}")
     @CsvSource({
@@ -70,9 +43,9 @@ public final class ForwardingTest {
             "gpt-4o, openrouter, gpt-4o"})
     void eachPrefixReachesItsUpstreamWithOnlyTheModelChanged(String model, String provider, String upstreamModel)
             throws Exception {
-        upstream.enqueue(new MockResponse.Builder().body(ANSWER).addHeader("Content-Type", "application/json").build());
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).addHeader("Content-Type", "application/json").build());
 
-        HttpResponse<String> response = gateway.send(gateway.request("/api/v1/chat/completions")
+        HttpResponse<String> response = front.gateway().send(front.gateway().request("/api/v1/chat/completions")
                 .header("Content-Type", "application/json")
                 .header("Cookie", "session=caller-secret")
                 .header("OpenAI-Organization", "org-caller")
@@ -80,7 +53,7 @@ public final class ForwardingTest {
                 .build());
 
         assertEquals(200, response.statusCode(), response.body());
-        RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
+        RecordedRequest received = front.upstream().takeRequest(5, TimeUnit.SECONDS);
         assertEquals("POST /" + provider + "/v1/chat/completions HTTP/1.1", received.getRequestLine());
         assertEquals(BODY_TEMPLATE.formatted(upstreamModel), received.getBody().utf8());
         assertEquals("Bearer sk-upstream-" + provider, received.getHeaders().get("Authorization"));
@@ -92,14 +65,14 @@ public final class ForwardingTest {
 
     @Test
     void theUpstreamAnswerComesBackAsItCameWithTheProviderAndTimings() {
-        upstream.enqueue(new MockResponse.Builder().body(ANSWER)
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER)
                 .addHeader("Content-Type", "application/json;charset=UTF-8")
                 .addHeader("x-ratelimit-remaining-requests", "99")
                 .addHeader("X-RateLimit-Reset-Tokens", "6ms")
                 .addHeader("Set-Cookie", "upstream=secret")
                 .build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
 
         assertEquals(200, response.statusCode());
         assertEquals(ANSWER, response.body());
@@ -114,7 +87,7 @@ public final class ForwardingTest {
 
     @Test
     void upstreamHeadersThatCouldBreakTheCallersAnswerAreNotPassedOn() {
-        upstream.enqueue(new MockResponse.Builder().body(ANSWER)
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER)
                 .addHeaderLenient("Content-Type", "application/json\u0001")
                 .addHeaderLenient("x-ratelimit-limit-requests", "10\u0000")
                 .addHeaderLenient("x-ratelimit-reset requests", "1s")
@@ -122,7 +95,7 @@ public final class ForwardingTest {
                 .addHeaderLenient("X-Upstream-Note", "not\u0007relayed")
                 .build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
 
         assertEquals(200, response.statusCode());
         assertEquals(ANSWER, response.body());
@@ -134,12 +107,12 @@ public final class ForwardingTest {
 
     @Test
     void aRepeatedUpstreamHeaderIsPassedOnOnlyWhenEveryValueIsWellFormed() {
-        upstream.enqueue(new MockResponse.Builder().body(ANSWER)
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER)
                 .addHeader("x-ratelimit-limit-requests", "10")
                 .addHeaderLenient("x-ratelimit-limit-requests", "20\u0000")
                 .build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
 
         assertEquals(200, response.statusCode());
         assertEquals(ANSWER, response.body());
@@ -148,10 +121,10 @@ public final class ForwardingTest {
 
     @Test
     void aMalformedRetryAfterIsDroppedFromAnUpstreamErrorThatKeepsItsStatus() {
-        upstream.enqueue(new MockResponse.Builder().code(429).body("{\"error\":{\"message\":\"slow down\"}}")
+        front.upstream().enqueue(new MockResponse.Builder().code(429).body("{\"error\":{\"message\":\"slow down\"}}")
                 .addHeaderLenient("Retry-After", "3\u001b[2J").build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
 
         assertEquals(429, response.statusCode());
         assertTrue(response.headers().firstValue("Retry-After").isEmpty());
@@ -161,9 +134,9 @@ public final class ForwardingTest {
     void anOpenAiShapedUpstreamErrorPassesThroughToTheByte() {
         String error = "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\",\"param\":null,"
                 + "\"code\":\"rate_limit_exceeded\"}}";
-        upstream.enqueue(new MockResponse.Builder().code(429).body(error).addHeader("Retry-After", "3").build());
+        front.upstream().enqueue(new MockResponse.Builder().code(429).body(error).addHeader("Retry-After", "3").build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
 
         assertEquals(429, response.statusCode());
         assertEquals(error, response.body());
@@ -172,10 +145,10 @@ public final class ForwardingTest {
 
     @Test
     void geminisArrayWrappedErrorIsNormalisedKeepingStatusAndMessage() {
-        upstream.enqueue(new MockResponse.Builder().code(400).body("[{\"error\":{\"code\":400,\"message\":"
+        front.upstream().enqueue(new MockResponse.Builder().code(400).body("[{\"error\":{\"code\":400,\"message\":"
                 + "\"API key not valid. Please pass a valid API key.\",\"status\":\"INVALID_ARGUMENT\"}}]").build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("gemini/gemini-2.5-pro"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("gemini/gemini-2.5-pro"));
 
         assertEquals(400, response.statusCode());
         assertEquals("{\"error\":{\"message\":\"API key not valid. Please pass a valid API key.\","
@@ -184,10 +157,10 @@ public final class ForwardingTest {
 
     @Test
     void openRoutersNumericCodeIsNormalised() {
-        upstream.enqueue(new MockResponse.Builder().code(402)
+        front.upstream().enqueue(new MockResponse.Builder().code(402)
                 .body("{\"error\":{\"code\":402,\"message\":\"Insufficient credits\"}}").build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("meta-llama/llama-3-8b"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("meta-llama/llama-3-8b"));
 
         assertEquals(402, response.statusCode());
         assertEquals("{\"error\":{\"message\":\"Insufficient credits\",\"type\":\"upstream_error\",\"param\":null,"
@@ -196,10 +169,10 @@ public final class ForwardingTest {
 
     @Test
     void anErrorPageThatIsNotJsonBecomesAnOpenAiError() {
-        upstream.enqueue(new MockResponse.Builder().code(503).body("<html>Service Unavailable</html>")
+        front.upstream().enqueue(new MockResponse.Builder().code(503).body("<html>Service Unavailable</html>")
                 .addHeader("Content-Type", "text/html").build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("xai/grok-4"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("xai/grok-4"));
 
         assertEquals(503, response.statusCode());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
@@ -209,25 +182,24 @@ public final class ForwardingTest {
 
     @Test
     void aProviderWithoutAKeyAnswers502NamingTheVariableToSet() {
-        gateway.close();
-        gateway = TestGateway.start(Map.of("providers.xai.base-url", upstream.url("/xai/v1").toString()), Map.of());
+        front.replace(
+                TestGateway.start(Map.of("providers.xai.base-url", front.upstream().url("/xai/v1").toString()), Map.of()));
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("xai/grok-4"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("xai/grok-4"));
 
         assertEquals(502, response.statusCode());
         assertEquals("{\"error\":{\"message\":\"The provider 'xai' has no API key configured: set XAI_API_KEY"
                 + " (or providers.xai.api-key) where the gateway runs.\",\"type\":\"upstream_error\",\"param\":null,"
                 + "\"code\":null}}", response.body());
-        assertEquals(0, upstream.getRequestCount());
+        assertEquals(0, front.upstream().getRequestCount());
     }
 
     @Test
     void anUpstreamSlowerThanTheFirstByteTimeoutAnswers504() {
-        gateway.close();
-        gateway = startGateway(Map.of("gateway.timeouts.first-byte", "300ms"));
-        upstream.enqueue(new MockResponse.Builder().body(ANSWER).headersDelay(3, TimeUnit.SECONDS).build());
+        front.restart(Map.of("gateway.timeouts.first-byte", "300ms"));
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).headersDelay(3, TimeUnit.SECONDS).build());
 
-        HttpResponse<String> response = gateway.chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
+        HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("openai/gpt-5"));
 
         assertEquals(504, response.statusCode());
         assertEquals("{\"error\":{\"message\":\"Upstream openai sent no response headers within 300 ms"

@@ -3,10 +3,10 @@ package io.aigw.runtime.upstream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
-import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -14,12 +14,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 public final class StreamingTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -31,29 +29,14 @@ public final class StreamingTest {
             + "\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}\n\n";
     private static final String DONE = "data: [DONE]\n\n";
 
-    private ScriptedUpstream upstream;
-    private TestGateway gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new ScriptedUpstream();
-        gateway = TestGateway.start(Map.of(
-                        "providers.openai.base-url", upstream.baseUrl(),
-                        "gateway.timeouts.idle", "1s"),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        gateway.close();
-        upstream.close();
-    }
+    @RegisterExtension
+    final GatewayInFront<ScriptedUpstream> front = GatewayInFront.scripted().config("gateway.timeouts.idle", "1s");
 
     @Test
     void eventsReachTheCallerWhileTheUpstreamIsStillHoldingTheRest() throws Exception {
-        CompletableFuture<HttpResponse<InputStream>> response = gateway.client().sendAsync(streamRequest(),
+        CompletableFuture<HttpResponse<InputStream>> response = front.gateway().client().sendAsync(streamRequest(),
                 HttpResponse.BodyHandlers.ofInputStream());
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         // With parameters, in another case: still a stream, and its Content-Type goes out as sent.
         exchange.startStream(200, "Text/Event-Stream; charset=utf-8");
         exchange.send(FIRST);
@@ -76,9 +59,9 @@ public final class StreamingTest {
 
     @Test
     void eventsSplitAcrossChunksAreDeliveredWhole() throws Exception {
-        CompletableFuture<HttpResponse<String>> response = gateway.client().sendAsync(streamRequest(),
+        CompletableFuture<HttpResponse<String>> response = front.gateway().client().sendAsync(streamRequest(),
                 HttpResponse.BodyHandlers.ofString());
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream; charset=utf-8");
         exchange.send(FIRST.substring(0, 10));
         exchange.send(FIRST.substring(10) + SECOND.substring(0, 5));
@@ -91,25 +74,26 @@ public final class StreamingTest {
 
     @Test
     void anUpstreamThatBreaksMidStreamEndsTheStreamWithAnErrorEvent() throws Exception {
-        CompletableFuture<HttpResponse<String>> response = gateway.client().sendAsync(streamRequest(),
-                HttpResponse.BodyHandlers.ofString());
-        Exchange exchange = upstream.take(WAIT);
+        CompletableFuture<HttpResponse<InputStream>> response = front.gateway().client().sendAsync(streamRequest(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(FIRST);
-        Thread.sleep(200);
+        HttpResponse<InputStream> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals(200, caller.statusCode());
+        assertEquals(FIRST, new String(caller.body().readNBytes(FIRST.length()), StandardCharsets.UTF_8));
         exchange.abort();
 
-        HttpResponse<String> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        assertEquals(200, caller.statusCode());
-        assertEquals(FIRST + "data: {\"error\":{\"message\":\"The connection to upstream openai broke mid-stream.\","
-                + "\"type\":\"upstream_error\",\"param\":null,\"code\":null}}\n\n", caller.body());
+        assertEquals("data: {\"error\":{\"message\":\"The connection to upstream openai broke mid-stream.\","
+                        + "\"type\":\"upstream_error\",\"param\":null,\"code\":null}}\n\n",
+                new String(caller.body().readAllBytes(), StandardCharsets.UTF_8));
     }
 
     @Test
     void anUpstreamSilentForLongerThanTheIdleTimeoutIsCutWithATimeoutEvent() throws Exception {
-        CompletableFuture<HttpResponse<String>> response = gateway.client().sendAsync(streamRequest(),
+        CompletableFuture<HttpResponse<String>> response = front.gateway().client().sendAsync(streamRequest(),
                 HttpResponse.BodyHandlers.ofString());
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(FIRST);
 
@@ -122,9 +106,9 @@ public final class StreamingTest {
 
     @Test
     void aCallerThatLeavesMidStreamCancelsTheUpstreamCall() throws Exception {
-        try (Socket caller = new Socket("127.0.0.1", gateway.gateway().port())) {
+        try (Socket caller = new Socket("127.0.0.1", front.gateway().gateway().port())) {
             RawCaller.sendChat(caller, REQUEST);
-            Exchange exchange = upstream.take(WAIT);
+            Exchange exchange = front.upstream().take(WAIT);
             exchange.startStream(200, "text/event-stream");
             exchange.send(FIRST);
             RawCaller.readUntil(caller.getInputStream(), "data: ");
@@ -139,9 +123,9 @@ public final class StreamingTest {
         int threadsBefore = Thread.getAllStackTraces().size();
         int aborted = 40;
         for (int i = 0; i < aborted; i++) {
-            try (Socket caller = new Socket("127.0.0.1", gateway.gateway().port())) {
+            try (Socket caller = new Socket("127.0.0.1", front.gateway().gateway().port())) {
                 RawCaller.sendChat(caller, REQUEST);
-                Exchange exchange = upstream.take(WAIT);
+                Exchange exchange = front.upstream().take(WAIT);
                 exchange.startStream(200, "text/event-stream");
                 exchange.send(FIRST);
                 RawCaller.readUntil(caller.getInputStream(), "data: ");
@@ -149,13 +133,13 @@ public final class StreamingTest {
                 assertTrue(exchange.keepStreamingUntilClosed(SECOND, WAIT), "stream " + i + " left its upstream open");
             }
         }
-        assertEquals(aborted, upstream.closedByPeer());
+        assertEquals(aborted, front.upstream().closedByPeer());
         assertTrue(Thread.getAllStackTraces().size() <= threadsBefore + 5,
                 "platform threads grew from " + threadsBefore + " to " + Thread.getAllStackTraces().size());
         // The gateway still serves streams afterwards.
-        CompletableFuture<HttpResponse<String>> response = gateway.client().sendAsync(streamRequest(),
+        CompletableFuture<HttpResponse<String>> response = front.gateway().client().sendAsync(streamRequest(),
                 HttpResponse.BodyHandlers.ofString());
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
         exchange.send(FIRST + DONE);
         exchange.end();
@@ -163,7 +147,7 @@ public final class StreamingTest {
     }
 
     private HttpRequest streamRequest() {
-        return gateway.request("/api/v1/chat/completions")
+        return front.gateway().request("/api/v1/chat/completions")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(REQUEST))
                 .build();

@@ -4,22 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.CallRecords;
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.ScriptedUpstream;
 import io.aigw.runtime.testing.ScriptedUpstream.Exchange;
-import io.aigw.runtime.testing.TestGateway;
-import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code gateway.timeouts.total} bounds a whole call, however steadily the upstream keeps it alive:
@@ -35,35 +32,22 @@ public final class TotalTimeoutTest {
             + " (gateway.timeouts.total).\",\"type\":\"upstream_error\",\"param\":null,\"code\":\"timeout\"}}";
     private static final String EVENT = "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\n";
 
-    @TempDir
-    Path folder;
-    private ScriptedUpstream upstream;
-    private TestGateway gateway;
+    @RegisterExtension
+    final GatewayInFront<ScriptedUpstream> front = GatewayInFront.scripted().withAccessLog()
+            .config("gateway.timeouts.first-byte", "60s")
+            .config("gateway.timeouts.idle", "60s")
+            .config("gateway.timeouts.total", "2s");
     private Map<Integer, Double> countedBefore;
 
     @BeforeEach
-    void start() throws IOException {
-        upstream = new ScriptedUpstream();
-        gateway = TestGateway.start(Map.of(
-                        "providers.openai.base-url", upstream.baseUrl(),
-                        "gateway.timeouts.first-byte", "60s",
-                        "gateway.timeouts.idle", "60s",
-                        "gateway.timeouts.total", "2s",
-                        "gateway.access-log", folder.resolve("access.log").toString()),
-                Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
-        countedBefore = CallRecords.requestsCounted(gateway);
-    }
-
-    @AfterEach
-    void stop() throws IOException {
-        gateway.close();
-        upstream.close();
+    void countBefore() {
+        countedBefore = CallRecords.requestsCounted(front.gateway());
     }
 
     @Test
     void anUpstreamThatSendsNoHeadersWithinTheTotalIsCutWith504() throws Exception {
         CompletableFuture<HttpResponse<String>> response = sendAsync(PLAIN);
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
 
         assertTrue(exchange.awaitClosedByPeer(WAIT), "the gateway must end the call at the total timeout");
         HttpResponse<String> caller = response.get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -75,7 +59,7 @@ public final class TotalTimeoutTest {
     @Test
     void aPlainAnswerDrippedPastTheTotalIsCutWith504() throws Exception {
         CompletableFuture<HttpResponse<String>> response = sendAsync(PLAIN);
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startAnswer(200, "application/json", 1_000_000);
         exchange.write("{\"choices\":[");
 
@@ -89,7 +73,7 @@ public final class TotalTimeoutTest {
     @Test
     void aStreamThatRunsPastTheTotalEndsWithATimeoutEvent() throws Exception {
         CompletableFuture<HttpResponse<String>> response = sendAsync(STREAM);
-        Exchange exchange = upstream.take(WAIT);
+        Exchange exchange = front.upstream().take(WAIT);
         exchange.startStream(200, "text/event-stream");
 
         assertTrue(exchange.keepStreamingUntilClosed(EVENT, WAIT), "the gateway must end the stream at the total timeout");
@@ -103,15 +87,15 @@ public final class TotalTimeoutTest {
     }
 
     private CompletableFuture<HttpResponse<String>> sendAsync(String body) {
-        return gateway.client().sendAsync(gateway.request("/api/v1/chat/completions")
+        return front.gateway().client().sendAsync(front.gateway().request("/api/v1/chat/completions")
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private void assertRecorded(int status) {
-        assertEquals(List.of(status), CallRecords.usageStatuses(gateway, 1));
-        assertEquals(status, CallRecords.accessLogLines(folder.resolve("access.log"), 1).getFirst().getInt("status"));
-        assertEquals(1, CallRecords.countedSince(countedBefore, CallRecords.requestsCounted(gateway), status));
+        assertEquals(List.of(status), CallRecords.usageStatuses(front.gateway(), 1));
+        assertEquals(status, CallRecords.accessLogLines(front.accessLog(), 1).getFirst().getInt("status"));
+        assertEquals(1, CallRecords.countedSince(countedBefore, CallRecords.requestsCounted(front.gateway()), status));
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
@@ -15,9 +16,8 @@ import java.util.Map;
 import java.util.logging.Level;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,36 +28,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 public final class UpstreamFailuresTest {
     private static final String UPSTREAM_KEY = "sk-upstream-0123456789abcdef5370";
     private static final String CHAT = "{\"model\":\"openai/gpt-5\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
+
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().environment("OPENAI_API_KEY", UPSTREAM_KEY);
     /** OpenAI's wording, with the masked key it echoes. */
     private static final String OPENAI_401 = "{\"error\":{\"message\":\"Incorrect API key provided: sk-upstr****5370."
             + " You can find your API key at https://platform.openai.com/account/api-keys.\","
             + "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"invalid_api_key\"}}";
 
-    private MockWebServer upstream;
-    private TestGateway gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new MockWebServer();
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString()),
-                Map.of("OPENAI_API_KEY", UPSTREAM_KEY));
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-        upstream.close();
-    }
-
     @ParameterizedTest(name = "an upstream {0} is the gateway's problem: 502 upstream_auth_failed")
     @ValueSource(ints = {401, 403})
     void aRejectedUpstreamKeyAnswers502NamingTheProviderAndNotTheUpstreamsText(int status) {
-        upstream.enqueue(new MockResponse.Builder().code(status).addHeader("Content-Type", "application/json")
+        front.upstream().enqueue(new MockResponse.Builder().code(status).addHeader("Content-Type", "application/json")
                 .addHeader("WWW-Authenticate", "Bearer realm=\"upstream\"").body(OPENAI_401).build());
 
         try (LogRecords logs = LogRecords.capture()) {
-            HttpResponse<String> response = gateway.chat(CHAT);
+            HttpResponse<String> response = front.gateway().chat(CHAT);
 
             assertEquals(502, response.statusCode());
             assertEquals("{\"error\":{\"message\":\"Upstream openai refused the gateway's own API key (" + status
@@ -73,11 +59,11 @@ public final class UpstreamFailuresTest {
 
     @Test
     void anUpstreamThatEchoesTheWholeKeyHasItMaskedInTheLog() {
-        upstream.enqueue(new MockResponse.Builder().code(401).body("{\"error\":{\"message\":\"Key " + UPSTREAM_KEY
+        front.upstream().enqueue(new MockResponse.Builder().code(401).body("{\"error\":{\"message\":\"Key " + UPSTREAM_KEY
                 + " is not valid\"}}").build());
 
         try (LogRecords logs = LogRecords.capture()) {
-            HttpResponse<String> response = gateway.chat(CHAT);
+            HttpResponse<String> response = front.gateway().chat(CHAT);
 
             assertEquals(502, response.statusCode());
             assertFalse(response.body().contains("sk-upstream"), response.body());
@@ -93,12 +79,11 @@ public final class UpstreamFailuresTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        gateway.close();
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", "http://127.0.0.1:" + closedPort + "/v1"),
-                Map.of("OPENAI_API_KEY", UPSTREAM_KEY));
+        front.replace(TestGateway.start(Map.of("providers.openai.base-url", "http://127.0.0.1:" + closedPort + "/v1"),
+                Map.of("OPENAI_API_KEY", UPSTREAM_KEY)));
 
         try (LogRecords logs = LogRecords.capture()) {
-            HttpResponse<String> response = gateway.chat(CHAT);
+            HttpResponse<String> response = front.gateway().chat(CHAT);
 
             assertEquals(502, response.statusCode());
             assertEquals("{\"error\":{\"message\":\"Upstream openai is unreachable: the connection was refused.\","
@@ -110,11 +95,10 @@ public final class UpstreamFailuresTest {
 
     @Test
     void anUpstreamHostThatDoesNotResolveAnswers502WithoutTheName() {
-        gateway.close();
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", "http://upstream-host.invalid/v1"),
-                Map.of("OPENAI_API_KEY", UPSTREAM_KEY));
+        front.replace(TestGateway.start(Map.of("providers.openai.base-url", "http://upstream-host.invalid/v1"),
+                Map.of("OPENAI_API_KEY", UPSTREAM_KEY)));
 
-        HttpResponse<String> response = gateway.chat(CHAT);
+        HttpResponse<String> response = front.gateway().chat(CHAT);
 
         assertEquals(502, response.statusCode());
         assertEquals("{\"error\":{\"message\":\"Upstream openai is unreachable: its host name does not resolve.\","
@@ -125,9 +109,9 @@ public final class UpstreamFailuresTest {
     @ValueSource(strings = {"<html><body>Welcome to the hotel wifi</body></html>", "OK", "",
             "data: {\"choices\":[]}\n\n", "[{\"id\":1}]", "{\"choices\":["})
     void aSuccessWhoseBodyIsNotAJsonObjectAnswers502(String body) {
-        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(body).build());
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json").body(body).build());
 
-        HttpResponse<String> response = gateway.chat(CHAT);
+        HttpResponse<String> response = front.gateway().chat(CHAT);
 
         assertEquals(502, response.statusCode());
         assertEquals("{\"error\":{\"message\":\"Upstream openai answered 200 with a body that is not a JSON"
@@ -136,10 +120,10 @@ public final class UpstreamFailuresTest {
 
     @Test
     void aSuccessToAStreamRequestThatIsNotAnEventStreamAnswers502() {
-        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
                 .body("{\"object\":\"chat.completion\",\"choices\":[]}").build());
 
-        HttpResponse<String> response = gateway.chat(
+        HttpResponse<String> response = front.gateway().chat(
                 "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
 
         assertEquals(502, response.statusCode());

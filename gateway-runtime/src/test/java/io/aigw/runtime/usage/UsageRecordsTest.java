@@ -2,11 +2,10 @@ package io.aigw.runtime.usage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.KeysApi;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.JsonObject;
-import java.io.IOException;
-import java.net.InetAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -19,9 +18,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -38,29 +36,16 @@ public final class UsageRecordsTest {
             + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":3,\"total_tokens\":15}}\n\n";
     private static final String DONE = "data: [DONE]\n\n";
 
-    private MockWebServer upstream;
-    private TestGateway gateway;
-
-    @BeforeEach
-    void start() throws IOException {
-        upstream = new MockWebServer();
-        upstream.start(InetAddress.getLoopbackAddress(), 0);
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString()), Map.of("OPENAI_API_KEY", "sk-upstream-openai"));
-    }
-
-    @AfterEach
-    void stop() {
-        gateway.close();
-        upstream.close();
-    }
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer();
 
     @Test
     void aPlainCompletionIsRecordedWithItsTokens() throws Exception {
-        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
                 .body("{\"object\":\"chat.completion\",\"model\":\"gpt-5-2025\",\"choices\":[],"
                         + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":2,\"total_tokens\":11}}").build());
 
-        assertEquals(200, gateway.chat("{\"model\":\"openai/gpt-5\",\"messages\":[]}").statusCode());
+        assertEquals(200, front.gateway().chat("{\"model\":\"openai/gpt-5\",\"messages\":[]}").statusCode());
 
         List<String> records = recordsWhenWritten(1);
         assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 9 2 11 fallbacks=0"), records);
@@ -68,55 +53,54 @@ public final class UsageRecordsTest {
 
     @Test
     void aStreamWithoutIncludeUsageIsCountedAndTheCallerSeesNoExtraChunk() throws Exception {
-        upstream.enqueue(stream(CHUNK + LAST + USAGE + DONE));
+        front.upstream().enqueue(stream(CHUNK + LAST + USAGE + DONE));
 
-        HttpResponse<String> response = gateway.chat(
+        HttpResponse<String> response = front.gateway().chat(
                 "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[]}");
 
         assertEquals(CHUNK + LAST + DONE, response.body());
         assertEquals("{\"stream_options\":{\"include_usage\":true},\"model\":\"gpt-5\",\"stream\":true,\"messages\":[]}",
-                upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+                front.upstream().takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
         assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 12 3 15 fallbacks=0"), recordsWhenWritten(1));
     }
 
     @Test
     void aStreamWhoseCallerAskedForUsageIsRelayedAsSent() throws Exception {
-        upstream.enqueue(stream(CHUNK + LAST + USAGE + DONE));
+        front.upstream().enqueue(stream(CHUNK + LAST + USAGE + DONE));
         String request = "{\"model\":\"openai/gpt-5\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
                 + "\"messages\":[]}";
 
-        HttpResponse<String> response = gateway.chat(request);
+        HttpResponse<String> response = front.gateway().chat(request);
 
         assertEquals(CHUNK + LAST + USAGE + DONE, response.body());
-        assertEquals(request.replace("openai/gpt-5", "gpt-5"), upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+        assertEquals(request.replace("openai/gpt-5", "gpt-5"), front.upstream().takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
         assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 12 3 15 fallbacks=0"), recordsWhenWritten(1));
     }
 
     @Test
     void streamOptionsThatTurnUsageOffAreTurnedOnUpstreamAndTheOtherOptionsKept() throws Exception {
-        upstream.enqueue(stream(CHUNK + USAGE + DONE));
+        front.upstream().enqueue(stream(CHUNK + USAGE + DONE));
 
-        HttpResponse<String> response = gateway.chat("{\"model\":\"openai/gpt-5\",\"stream\":true,"
+        HttpResponse<String> response = front.gateway().chat("{\"model\":\"openai/gpt-5\",\"stream\":true,"
                 + "\"stream_options\":{\"include_usage\":false,\"include_obfuscation\":false},\"messages\":[]}");
 
         assertEquals(CHUNK + DONE, response.body());
         assertEquals("{\"model\":\"gpt-5\",\"stream\":true,\"stream_options\":{\"include_usage\":true,"
-                + "\"include_obfuscation\":false},\"messages\":[]}", upstream.takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
+                + "\"include_obfuscation\":false},\"messages\":[]}", front.upstream().takeRequest(5, TimeUnit.SECONDS).getBody().utf8());
         assertEquals(List.of("master openai/gpt-5 openai gpt-5 200 12 3 15 fallbacks=0"), recordsWhenWritten(1));
     }
 
     @Test
     void failuresAndFallbacksAreRecordedToo() throws Exception {
-        gateway.close();
-        gateway = TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
-                        "providers.gemini.base-url", upstream.url("/v1").toString()),
-                Map.of("OPENAI_API_KEY", "sk-a", "GEMINI_API_KEY", "sk-b"));
-        upstream.enqueue(new MockResponse.Builder().code(503).body("busy").build());
-        upstream.enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1,"
+        front.replace(TestGateway.start(Map.of("providers.openai.base-url", front.upstream().url("/v1").toString(),
+                        "providers.gemini.base-url", front.upstream().url("/v1").toString()),
+                Map.of("OPENAI_API_KEY", "sk-a", "GEMINI_API_KEY", "sk-b")));
+        front.upstream().enqueue(new MockResponse.Builder().code(503).body("busy").build());
+        front.upstream().enqueue(new MockResponse.Builder().body("{\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":1,"
                 + "\"total_tokens\":2}}").build());
 
-        gateway.chat("{\"model\":\"gateway/auto\",\"messages\":[]}");
-        gateway.chat("{\"model\":\"xai/grok-4\",\"messages\":[]}");
+        front.gateway().chat("{\"model\":\"gateway/auto\",\"messages\":[]}");
+        front.gateway().chat("{\"model\":\"xai/grok-4\",\"messages\":[]}");
 
         assertEquals(List.of(
                 "master gateway/auto gemini gemini-flash-latest 200 1 1 2 fallbacks=1",
@@ -142,7 +126,7 @@ public final class UsageRecordsTest {
     }
 
     private List<String> records() throws SQLException {
-        try (Connection connection = DriverManager.getConnection(gateway.databaseUrl());
+        try (Connection connection = DriverManager.getConnection(front.gateway().databaseUrl());
              ResultSet rows = connection.createStatement().executeQuery("SELECT key_id, requested_model, provider,"
                      + " upstream_model, status, prompt_tokens, completion_tokens, total_tokens, fallbacks,"
                      + " latency_micros, first_byte_micros FROM usage_records ORDER BY recorded_at")) {
@@ -208,7 +192,7 @@ public final class UsageRecordsTest {
     }
 
     private void chat(String key, String model, int promptTokens, int completionTokens) {
-        upstream.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
                 .body("{\"object\":\"chat.completion\",\"choices\":[],\"usage\":{\"prompt_tokens\":" + promptTokens
                         + ",\"completion_tokens\":" + completionTokens + ",\"total_tokens\":"
                         + (promptTokens + completionTokens) + "}}").build());
@@ -236,6 +220,6 @@ public final class UsageRecordsTest {
     }
 
     private KeysApi keys() {
-        return KeysApi.of(gateway);
+        return KeysApi.of(front.gateway());
     }
 }
