@@ -25,6 +25,8 @@ final class CallerSocket extends ForwardingSocket {
     private static final byte[] HTTP10 = " HTTP/1.0".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0".getBytes(StandardCharsets.US_ASCII);
     /** nginx's {@code lingering_timeout} and {@code lingering_time}. */
+    /** How long a connection in the reserve may wait for its first request: a health check sends at once. */
+    private static final Duration RESERVE_FIRST = Duration.ofSeconds(1);
     private static final Duration LINGER_QUIET = Duration.ofSeconds(2);
     private static final Duration LINGER_MAX = Duration.ofSeconds(30);
 
@@ -96,7 +98,8 @@ final class CallerSocket extends ForwardingSocket {
     private byte[] timedRead() {
         long now = System.nanoTime();
         long due = switch (phase) {
-            case FIRST -> now + timeouts.headers().toNanos();
+            case FIRST -> now + (observeOnly ? Math.min(timeouts.headers().toNanos(), RESERVE_FIRST.toNanos())
+                    : timeouts.headers().toNanos());
             case IDLE -> now + timeouts.keepAlive().toNanos();
             case HEADERS -> requestStart + timeouts.headers().toNanos();
             case BODY -> now + timeouts.body().toNanos();
