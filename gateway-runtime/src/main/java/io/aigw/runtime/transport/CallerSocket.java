@@ -22,6 +22,7 @@ import java.time.Duration;
  */
 final class CallerSocket extends ForwardingSocket {
     private static final System.Logger LOG = System.getLogger(CallerSocket.class.getName());
+    private static final byte[] LOCAL_HOST = "Host: localhost\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HTTP10 = " HTTP/1.0".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0".getBytes(StandardCharsets.US_ASCII);
     /** nginx's {@code lingering_timeout} and {@code lingering_time}. */
@@ -89,10 +90,7 @@ final class CallerSocket extends ForwardingSocket {
         } else {
             bytes = timedRead();
         }
-        if (bytes != null) {
-            received(bytes);
-        }
-        return bytes;
+        return bytes == null ? null : received(bytes);
     }
 
     private byte[] timedRead() {
@@ -118,7 +116,7 @@ final class CallerSocket extends ForwardingSocket {
         }
     }
 
-    private void received(byte[] bytes) {
+    private byte[] received(byte[] bytes) {
         if (firstRead) {
             firstRead = false;
             if (startsWith(bytes, HTTP2_PREFACE)) {
@@ -132,7 +130,11 @@ final class CallerSocket extends ForwardingSocket {
             phase = Phase.HEADERS;
             requestStart = System.nanoTime();
             http10 = toHttp11(bytes);
+            if (http10) {
+                return withHost(bytes);
+            }
         }
+        return bytes;
     }
 
     /**
@@ -183,6 +185,30 @@ final class CallerSocket extends ForwardingSocket {
         }
         bytes[end - 1] = '1';
         return true;
+    }
+
+    /**
+     * An HTTP/1.0 request may come without {@code Host} (health checkers send none), which Helidon
+     * refuses: one naming the gateway itself is added after the request line, when the request's
+     * head is whole in {@code bytes} and has none.
+     */
+    private static byte[] withHost(byte[] bytes) {
+        String head = new String(bytes, StandardCharsets.ISO_8859_1);
+        int lineEnd = head.indexOf('\n');
+        // The blank line that ends the head; right after the request line when it has no field.
+        int headEnd = lineEnd < 1 ? -1 : head.indexOf("\r\n\r\n", lineEnd - 1);
+        if (headEnd < 0) {
+            return bytes;
+        }
+        String fields = head.substring(lineEnd, headEnd + 2).toLowerCase(java.util.Locale.ROOT);
+        if (fields.contains("\nhost:")) {
+            return bytes;
+        }
+        byte[] withHost = new byte[bytes.length + LOCAL_HOST.length];
+        System.arraycopy(bytes, 0, withHost, 0, lineEnd + 1);
+        System.arraycopy(LOCAL_HOST, 0, withHost, lineEnd + 1, LOCAL_HOST.length);
+        System.arraycopy(bytes, lineEnd + 1, withHost, lineEnd + 1 + LOCAL_HOST.length, bytes.length - lineEnd - 1);
+        return withHost;
     }
 
     /** Whether the request being read came as HTTP/1.0. */
