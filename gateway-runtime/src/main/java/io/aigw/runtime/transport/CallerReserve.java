@@ -6,8 +6,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The callers' share of the listener's connections, and a reserve beyond it for health and
  * metrics: the listener takes {@link #listenerLimit()} connections at once, and a connection opened
  * while the callers' share is taken may ask for {@code /observe/*} alone (anything else gets 503
- * and the connection closes). So a load balancer's or Kubernetes' checks are answered while idle
- * or slow callers fill the callers' share, until the caller timeouts clear it.
+ * and the connection closes), and must send it within a second. So a load balancer's or
+ * Kubernetes' checks are answered while idle or slow callers fill the callers' share, until the
+ * caller timeouts clear it; idle connections in the reserve itself are let go after a second.
  */
 public final class CallerReserve {
     /** Connections kept for {@code /observe/*} beyond the callers' share. */

@@ -22,9 +22,10 @@ import java.time.Duration;
  */
 final class CallerSocket extends ForwardingSocket {
     private static final System.Logger LOG = System.getLogger(CallerSocket.class.getName());
-    private static final byte[] HTTP10 = " HTTP/1.0".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0".getBytes(StandardCharsets.US_ASCII);
     /** nginx's {@code lingering_timeout} and {@code lingering_time}. */
+    /** How long a connection in the reserve may wait for its first request: a health check sends at once. */
+    private static final Duration RESERVE_FIRST = Duration.ofSeconds(1);
     private static final Duration LINGER_QUIET = Duration.ofSeconds(2);
     private static final Duration LINGER_MAX = Duration.ofSeconds(30);
 
@@ -87,16 +88,14 @@ final class CallerSocket extends ForwardingSocket {
         } else {
             bytes = timedRead();
         }
-        if (bytes != null) {
-            received(bytes);
-        }
-        return bytes;
+        return bytes == null ? null : received(bytes);
     }
 
     private byte[] timedRead() {
         long now = System.nanoTime();
         long due = switch (phase) {
-            case FIRST -> now + timeouts.headers().toNanos();
+            case FIRST -> now + (observeOnly ? Math.min(timeouts.headers().toNanos(), RESERVE_FIRST.toNanos())
+                    : timeouts.headers().toNanos());
             case IDLE -> now + timeouts.keepAlive().toNanos();
             case HEADERS -> requestStart + timeouts.headers().toNanos();
             case BODY -> now + timeouts.body().toNanos();
@@ -115,87 +114,32 @@ final class CallerSocket extends ForwardingSocket {
         }
     }
 
-    private void received(byte[] bytes) {
+    private byte[] received(byte[] bytes) {
         if (firstRead) {
             firstRead = false;
-            if (startsWith(bytes, HTTP2_PREFACE)) {
+            if (RequestLines.startsWith(bytes, HTTP2_PREFACE)) {
                 phase = Phase.UNTIMED;
             }
         }
         if (phase == Phase.FIRST || methodPending) {
-            checkMethod(bytes);
+            // Only a connection's first request is known to start where these bytes do.
+            methodPending = !RequestLines.methodEnds(bytes);
         }
         if (phase == Phase.FIRST || phase == Phase.IDLE) {
             phase = Phase.HEADERS;
             requestStart = System.nanoTime();
-            http10 = toHttp11(bytes);
-        }
-    }
-
-    /**
-     * Refuses a first request whose method is not an upper-case token: Helidon takes {@code post}
-     * for {@code POST}, and fails with 500 on a control character. Only a connection's first
-     * request is looked at, the one whose first byte is known to be the first of these bytes.
-     */
-    private void checkMethod(byte[] bytes) {
-        methodPending = true;
-        for (byte b : bytes) {
-            if (b == ' ') {
-                methodPending = false;
-                return;
-            }
-            if (!isUpperCaseTokenByte(b)) {
-                methodPending = false;
-                throw RequestRefusals.badRequest("The request method is not one the gateway knows: methods are"
-                        + " upper-case words (POST, GET, DELETE).");
+            http10 = RequestLines.toHttp11(bytes);
+            if (http10) {
+                return RequestLines.withHost(bytes);
             }
         }
+        return bytes;
     }
 
-    private static boolean isUpperCaseTokenByte(byte b) {
-        return (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || "!#$%&'*+-.^_`|~".indexOf(b) >= 0;
-    }
 
-    /**
-     * Makes an HTTP/1.0 request line read as HTTP/1.1, which is all Helidon's parser takes, when the
-     * line is whole in {@code bytes} (it is for the requests of real clients, nginx's included);
-     * true if it did. The request is then answered as HTTP/1.0 needs: see {@link CallerEvents}.
-     */
-    private static boolean toHttp11(byte[] bytes) {
-        int newLine = -1;
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == '\n') {
-                newLine = i;
-                break;
-            }
-        }
-        int end = newLine > 0 && bytes[newLine - 1] == '\r' ? newLine - 1 : newLine;
-        if (end < HTTP10.length) {
-            return false;
-        }
-        for (int i = 0; i < HTTP10.length; i++) {
-            if (bytes[end - HTTP10.length + i] != HTTP10[i]) {
-                return false;
-            }
-        }
-        bytes[end - 1] = '1';
-        return true;
-    }
 
-    /** Whether the request being read came as HTTP/1.0. */
-    boolean http10() {
-        return http10;
-    }
 
-    private static boolean startsWith(byte[] bytes, byte[] prefix) {
-        int length = Math.min(bytes.length, prefix.length);
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
+
 
     /** Called by the sweeper: closes the socket if the read in flight is overdue. */
     void closeIfOverdue(long now) {
@@ -267,6 +211,11 @@ final class CallerSocket extends ForwardingSocket {
             }
         }
         requestAsksClose = false;
+    }
+
+    /** Whether the request being read came as HTTP/1.0. */
+    boolean http10() {
+        return http10;
     }
 
     /** Ends a lingering close at once (the server stops). */

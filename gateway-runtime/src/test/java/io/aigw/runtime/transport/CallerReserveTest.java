@@ -56,6 +56,25 @@ final class CallerReserveTest {
         }
     }
 
+    @Test
+    void healthIsAnsweredWhileIdleConnectionsHoldTheReserveToo() throws Exception {
+        List<Socket> idle = new ArrayList<>();
+        try (TestGateway gateway = TestGateway.start(Map.of("server.max-tcp-connections", Integer.toString(CALLERS)),
+                Map.of())) {
+            for (int i = 0; i < CALLERS + CallerReserve.RESERVE; i++) {
+                idle.add(connect(gateway));
+            }
+            // A connection in the reserve that sends nothing is let go within a second (the callers'
+            // wait for a first request is 30 s), so a health check gets in.
+            Answer live = ask(gateway, LIVE);
+            assertEquals(200, live.status(), live.body());
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
     private static Answer ask(TestGateway gateway, String request) throws IOException {
         try (Socket caller = connect(gateway)) {
             RawCaller.write(caller, request.getBytes(StandardCharsets.ISO_8859_1));

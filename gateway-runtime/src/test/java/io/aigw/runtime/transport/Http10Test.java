@@ -93,6 +93,21 @@ final class Http10Test {
     }
 
     @Test
+    void anHttp10RequestWithoutHostIsServed() throws Exception {
+        // As HAProxy's health check sends it.
+        try (Socket caller = connect()) {
+            RawCaller.write(caller, bytes("GET /observe/health/live HTTP/1.0\r\n\r\n"));
+
+            Closed answer = readToClose(caller.getInputStream());
+            assertTrue(answer.statusLine().startsWith("HTTP/1.1 200"), answer.statusLine());
+        }
+        try (Socket caller = connect()) {
+            RawCaller.write(caller, bytes("GET /api/v1/models HTTP/1.1\r\n" + AUTH + "\r\n"));
+            assertEquals(400, RawCaller.readAnswer(caller.getInputStream()).status(), "HTTP/1.1 needs its Host");
+        }
+    }
+
+    @Test
     void anHttp10CallerAskingForKeepAliveKeepsItsConnection() throws Exception {
         String models = "GET /api/v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n" + AUTH + "\r\n";
         try (Socket caller = connect()) {

@@ -12,6 +12,7 @@ import io.aigw.runtime.transport.CallerReserve;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,8 +92,11 @@ class ConcurrencyLimitTest {
                 RawCaller.sendGet(beyond, "/api/v1/models");
                 RawCaller.readUntil(beyond.getInputStream(), "HTTP/1.1 503");
             }
+            // The reserve held by health checks that have begun their request (an idle one goes in a second).
             for (int i = 0; i < CallerReserve.RESERVE; i++) {
-                open.add(new Socket("127.0.0.1", front.gateway().uri("/").getPort()));
+                Socket check = new Socket("127.0.0.1", front.gateway().uri("/").getPort());
+                open.add(check);
+                check.getOutputStream().write("GET /observe/health".getBytes(StandardCharsets.US_ASCII));
             }
 
             // The kernel completes the handshake, but the gateway does not take the connection yet.
