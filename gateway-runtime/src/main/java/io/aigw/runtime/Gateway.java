@@ -9,10 +9,19 @@ import io.aigw.runtime.api.ModelsService;
 import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.auth.StoredKeys;
 import io.aigw.runtime.auth.WorkspaceKeyFilter;
+import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.GatewayConfig;
+import io.aigw.runtime.config.RateLimitsConfig;
 import io.aigw.runtime.config.Settings;
-import io.aigw.runtime.error.ApiError;
-import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.TransportErrors;
+import io.aigw.runtime.limits.LocalLimiter;
+import io.aigw.runtime.limits.RateLimiter;
+import io.aigw.runtime.limits.RedisLimiter;
+import io.aigw.runtime.observe.AccessLog;
+import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.observe.ReadinessCheck;
+import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.FolderWatcher;
 import io.aigw.runtime.plugin.PluginDiscovery;
@@ -30,41 +39,27 @@ import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoreUnavailableException;
-import io.aigw.runtime.upstream.ChatForwarder;
-import io.aigw.runtime.batch.BatchWriter;
-import io.aigw.runtime.config.ConfigurationException;
-import io.aigw.runtime.config.GatewayConfig;
-import io.aigw.runtime.config.RateLimitsConfig;
-import io.aigw.runtime.limits.LocalLimiter;
-import io.aigw.runtime.limits.RateLimiter;
-import io.aigw.runtime.limits.RedisLimiter;
-import io.aigw.runtime.observe.AccessLog;
-import io.aigw.runtime.observe.GatewayMetrics;
-import io.aigw.runtime.observe.ReadinessCheck;
-import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.transport.CallerProtocols;
 import io.aigw.runtime.transport.CallerReserve;
 import io.aigw.runtime.transport.CallerTimeouts;
 import io.aigw.runtime.transport.TransportOptions;
-import io.aigw.runtime.store.UsageRecord;
+import io.aigw.runtime.upstream.ChatForwarder;
 import io.helidon.common.socket.SocketOptions;
+import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.Metrics;
+import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.ObserveFeatureConfig;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import io.helidon.common.tls.Tls;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.HttpException;
-import io.helidon.http.Status;
-import io.helidon.webserver.WebServer;
-import io.helidon.webserver.http.HttpRouting;
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -184,7 +179,7 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
-        HttpRouting.Builder httpRouting = HttpRouting.builder()
+        HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
@@ -193,28 +188,7 @@ public final class Gateway implements AutoCloseable {
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
-                .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader))
-                .error(ApiException.class, (request, response, e) -> e.error().send(response))
-                .error(StoreUnavailableException.class, (request, response, e) -> {
-                    response.header(HeaderNames.RETRY_AFTER, Long.toString(Math.max(1,
-                            (e.retryAfter().toMillis() + 999) / 1000)));
-                    ApiError.storeUnavailable().send(response);
-                })
-                // Helidon's own refusals (no such path, wrong method, bad framing) keep their status.
-                .error(HttpException.class, (request, response, e) -> ApiError.fromHttp(e.status()).send(response))
-                // The limits keep the heap from running out; should it still, the caller is told to
-                // retry, and the operator gets one line, not a stack trace.
-                .error(OutOfMemoryError.class, (request, response, e) -> {
-                    LOG.log(Level.ERROR, "Out of heap answering " + request.prologue().uriPath().path()
-                            + ": give the gateway more heap or lower its limits (README, \"Sizing\")");
-                    response.header(HeaderNames.RETRY_AFTER, "1");
-                    ApiError.outOfMemory().send(response);
-                })
-                .error(Exception.class, (request, response, e) -> {
-                    LOG.log(Level.ERROR, "Unexpected failure answering " + request.prologue().uriPath().path(), e);
-                    new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"
-                            + " and the gateway's log has the details.", "server_error", null, null).send(response);
-                });
+                .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader));
         CallerReserve reserve = new CallerReserve(listener.server().get("max-tcp-connections").asInt()
                 .orElse(limits.maxCallerConnections()));
         WebServerConfig.Builder server = WebServer.builder()
