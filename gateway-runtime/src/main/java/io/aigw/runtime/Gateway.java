@@ -176,7 +176,7 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(routes, forwarder, usage, metrics, limits.maxBodyBytes(),
-                                limits.maxConcurrentRequests()))
+                                limits.maxConcurrentRequests(), config.costHeader()))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))

@@ -5,9 +5,12 @@ import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.observe.CallReport;
+import io.aigw.runtime.observe.Charge;
+import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.RoutingSnapshot;
@@ -47,17 +50,22 @@ public final class ChatCompletionsService implements HttpService {
     private final GatewayMetrics metrics;
     private final long maxBodyBytes;
     private final int maxConcurrent;
+    private final boolean costHeader;
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
     private final Semaphore inFlight;
 
+    /**
+     * @param costHeader whether a plain answer states its cost in {@link ChatForwarder#COST_HEADER}
+     */
     public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
-                                  GatewayMetrics metrics, long maxBodyBytes, int maxConcurrent) {
+                                  GatewayMetrics metrics, long maxBodyBytes, int maxConcurrent, boolean costHeader) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
         this.metrics = metrics;
         this.maxBodyBytes = maxBodyBytes;
         this.maxConcurrent = maxConcurrent;
+        this.costHeader = costHeader;
         this.inFlight = new Semaphore(maxConcurrent);
     }
 
@@ -89,6 +97,7 @@ public final class ChatCompletionsService implements HttpService {
             throw e;
         }
         ChatRequest chat = ChatRequest.parse(body);
+        byte[] prompt = body;
         CallReport report = new CallReport(request.context().get(RequestObserver.RequestId.class)
                 .map(RequestObserver.RequestId::value).orElse("none"), chat.model(), started);
         request.context().register(report);
@@ -96,8 +105,10 @@ public final class ChatCompletionsService implements HttpService {
         int status = 0;
         // Held to the end, a stream's included: the request finishes on the providers it started with.
         RoutingSnapshot routes = routing.acquire();
+        PriceBook prices = routes.prices();
         try {
-            forwardWatched(chat, routes.table().destination(chat.model()), response, report);
+            forwardWatched(chat, routes.table().destination(chat.model()), response, report,
+                    costHeader ? Optional.of(prices) : Optional.empty());
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
@@ -107,42 +118,52 @@ public final class ChatCompletionsService implements HttpService {
             status = status == 0 ? report.status() : status;
             routes.release();
             metrics.requestEnded();
-            count(report, status);
-            usage.offer(record(request, chat, report, status, started));
+            Charge charge = Charge.of(report, prices, () -> TextEstimate.textBytes(prompt, 0, prompt.length));
+            report.charged(charge);
+            count(report, status, charge);
+            String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse("unknown");
+            for (CallReport.BilledAttempt attempt : report.billedAttempts()) {
+                Charge billed = Charge.of(attempt, prices);
+                billed.cost().amount().ifPresent(usd -> metrics.cost(attempt.provider(), chat.model(), usd));
+                usage.offer(new UsageRecord(Instant.now(), keyId, chat.model(), attempt.provider(),
+                        attempt.upstreamModel(), attempt.status(), billed.tokens().promptTokens(),
+                        billed.tokens().completionTokens(), billed.tokens().totalTokens(), 0, -1,
+                        attempt.fallbacks(), billed.cost(), prices, true));
+            }
+            usage.offer(record(keyId, chat, report, status, started, charge, prices));
         }
     }
 
     /** Forwards with the caller watched once the call takes a while: one that leaves ends it, not its timeout. */
     private void forwardWatched(ChatRequest chat, Destination destination, ServerResponse response,
-                                CallReport report) {
+                                CallReport report, Optional<PriceBook> costHeader) {
         try (CallerWatch watch = CallerWatch.forThisRequest()) {
-            forwarder.forward(chat, destination, response, report, new Hangup(watch::start));
+            forwarder.forward(chat, destination, response, report, new Hangup(watch::start), costHeader);
         }
     }
 
-    private void count(CallReport report, int status) {
+    private void count(CallReport report, int status, Charge charge) {
         long now = System.nanoTime();
         long waitedFor = report.isStream() ? report.firstByteNanos() : now;
         TokenUsage tokens = report.usage();
         metrics.completed(report.requestedModel(), report.provider(), status,
                 Math.max(0, waitedFor - report.startedNanos() - report.upstreamNanos()), report.upstreamNanos(),
                 tokens.promptTokens(), tokens.completionTokens());
+        charge.cost().amount().ifPresent(usd -> metrics.cost(report.provider(), report.requestedModel(), usd));
         if (report.isStream()) {
             metrics.streamFirstByte(report.provider(), report.firstByteNanos() - report.startedNanos());
         }
     }
 
-    private static UsageRecord record(ServerRequest request, ChatRequest chat, CallReport report, int status,
-                                      long started) {
+    private static UsageRecord record(String keyId, ChatRequest chat, CallReport report, int status, long started,
+                                      Charge charge, PriceBook prices) {
         long now = System.nanoTime();
-        TokenUsage tokens = report.usage();
-        return new UsageRecord(Instant.now(),
-                request.context().get(Caller.class).map(Caller::keyId).orElse("unknown"),
-                chat.model(), report.provider(), report.upstreamModel(), status,
+        TokenUsage tokens = charge.tokens();
+        return new UsageRecord(Instant.now(), keyId, chat.model(), report.provider(), report.upstreamModel(), status,
                 tokens.promptTokens(), tokens.completionTokens(), tokens.totalTokens(),
                 (now - started) / 1000,
                 report.firstByteNanos() < 0 ? -1 : (report.firstByteNanos() - started) / 1000,
-                report.fallbacks());
+                report.fallbacks(), charge.cost(), prices, false);
     }
 
     /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */

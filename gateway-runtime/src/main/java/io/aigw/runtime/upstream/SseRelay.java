@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
@@ -38,6 +39,7 @@ final class SseRelay {
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
+    private long textBytes;
 
     /**
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
@@ -52,6 +54,14 @@ final class SseRelay {
     /** The token usage the stream reported, or {@link TokenUsage#NONE}. */
     TokenUsage usage() {
         return usage;
+    }
+
+    /**
+     * The bytes of generated text in the events relayed so far ({@link TextEstimate}): what a stream
+     * that reports no usage is charged by.
+     */
+    long textBytes() {
+        return textBytes;
     }
 
     /**
@@ -72,7 +82,7 @@ final class SseRelay {
             }
             if (n < 0) {
                 if (pendingLength > 0) {
-                    write(pending, 0, pendingLength);
+                    writeCounted(0, pendingLength);
                     pendingLength = 0;
                 }
                 return;
@@ -82,7 +92,7 @@ final class SseRelay {
             if (end > 0) {
                 relayEvents(end);
             } else if (pendingLength > MAX_PENDING) {
-                write(pending, 0, pendingLength);
+                writeCounted(0, pendingLength);
                 pendingLength = 0;
             }
         }
@@ -99,6 +109,8 @@ final class SseRelay {
                     writeUnflushed(pending, kept, eventStart - kept);
                 }
                 kept = eventEnd;
+            } else {
+                textBytes += TextEstimate.textBytes(pending, eventStart, eventEnd);
             }
             eventStart = eventEnd;
         }
@@ -174,6 +186,12 @@ final class SseRelay {
             }
         }
         return end;
+    }
+
+    /** Writes bytes of {@code pending} that are not whole events, counting their text. */
+    private void writeCounted(int from, int to) {
+        textBytes += TextEstimate.textBytes(pending, from, to);
+        write(pending, from, to - from);
     }
 
     /** Writes one event the gateway makes itself, such as an error, as a complete event. */

@@ -30,8 +30,8 @@ import org.sqlite.SQLiteDataSource;
  * and on a new PostgreSQL database (skipped on a laptop without PostgreSQL, failed in CI).
  */
 public final class SchemaMigrationsTest {
-    private static final List<JavaMigration> WITH_THE_NEXT_ONE =
-            List.of(new V1__WorkspaceKeysAndUsage(), new V2__AddNotes());
+    private static final List<JavaMigration> WITH_THE_NEXT_ONE = List.of(new V1__WorkspaceKeysAndUsage(),
+            new V2__UsageCostAndDailyRollup(), new V99__AddNotes());
 
     @TempDir
     Path folder;
@@ -42,7 +42,7 @@ public final class SchemaMigrationsTest {
         try (Database database = Database.create(kind, folder)) {
             assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
 
-            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(List.of("1", "2"), database.appliedVersions());
             assertEquals(List.of("0"), database.column("SELECT COUNT(*) FROM workspace_keys"));
             assertTrue(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
         }
@@ -60,7 +60,7 @@ public final class SchemaMigrationsTest {
 
             assertFalse(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
 
-            assertEquals(List.of("1"), database.appliedVersions());
+            assertEquals(List.of("1", "2"), database.appliedVersions());
         }
     }
 
@@ -73,8 +73,8 @@ public final class SchemaMigrationsTest {
 
             assertTrue(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran");
 
-            assertEquals(List.of("1", "2"), database.appliedVersions());
-            database.execute("INSERT INTO notes (text) VALUES ('the table V2 makes')");
+            assertEquals(List.of("1", "2", "99"), database.appliedVersions());
+            database.execute("INSERT INTO notes (text) VALUES ('the table V99 makes')");
             assertFalse(SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE), "Flyway ran again");
         }
     }
@@ -84,7 +84,7 @@ public final class SchemaMigrationsTest {
     void aHistoryWithAFailedMigrationIsLeftToFlyway(String kind) throws Exception {
         try (Database database = Database.create(kind, folder)) {
             SchemaMigrations.bringUpToDate(database.source(), WITH_THE_NEXT_ONE);
-            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '2'");
+            database.execute("UPDATE flyway_schema_history SET success = FALSE WHERE version = '99'");
 
             assertFalse(SchemaMigrations.isUpToDate(database.source(), WITH_THE_NEXT_ONE));
             assertFalse(SchemaMigrations.isUpToDate(database.source(), SchemaMigrations.ALL));
@@ -101,8 +101,39 @@ public final class SchemaMigrationsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aVersionOneDatabaseInUseGainsCostsAndADailyRollupOfTheRecordsItHad(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), List.of(new V1__WorkspaceKeysAndUsage()));
+            database.execute("INSERT INTO workspace_keys (id, name, key_hash, admin, created_at)"
+                    + " VALUES ('key_1', 'billing', '" + "a".repeat(64) + "', FALSE, 1)");
+            // Two records of key_1 on 2026-11-25 (one with no usage reported), one on the next day, and
+            // one the gateway answered itself (no provider).
+            database.execute("INSERT INTO usage_records VALUES"
+                    + " (1764072000000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 200, 10, 5, 15, 900, 400, 0),"
+                    + " (1764072001000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 499, -1, -1, -1, 900, -1, 0),"
+                    + " (1764158400000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 200, 7, 3, 10, 800, 300, 0),"
+                    + " (1764072002000, 'master', 'xai/grok-4', NULL, NULL, 502, -1, -1, -1, 100, -1, 0)");
+
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(List.of("1", "2"), database.appliedVersions());
+            assertEquals(List.of("4 0 null"), database.column("SELECT COUNT(*) || ' ' || MIN(cost_basis) || ' '"
+                    + " || COALESCE(CAST(MAX(cost_nanos) AS VARCHAR(20)), 'null') FROM usage_records"));
+            assertEquals(List.of(
+                    "20417 key_1 openai gpt-5 2 10 5 15 0 0 2 0",
+                    "20417 master   1 0 0 0 0 0 1 0",
+                    "20418 key_1 openai gpt-5 1 7 3 10 0 0 1 0"), database.column("SELECT day || ' ' || key_id || ' '"
+                    + " || provider || ' ' || model || ' ' || requests || ' ' || prompt_tokens || ' ' || completion_tokens"
+                    + " || ' ' || total_tokens || ' ' || cost_nanos || ' ' || costed || ' ' || unknown_cost || ' '"
+                    + " || estimated_cost FROM usage_daily ORDER BY day, key_id"));
+            assertEquals(List.of("0"), database.column("SELECT COUNT(*) FROM price_tables"));
+        }
+    }
+
     /** A migration after the shipped ones, as the next schema change will be. */
-    public static final class V2__AddNotes extends BaseJavaMigration {
+    public static final class V99__AddNotes extends BaseJavaMigration {
         @Override
         public void migrate(Context context) throws Exception {
             try (Statement sql = context.getConnection().createStatement()) {
