@@ -181,6 +181,33 @@ public final class UsageRecordsTest {
     }
 
     @Test
+    void aStreamThatSentNoUsageIsChargedAnEstimateAndTheCsvReportShowsItsSpend() throws Exception {
+        upstream.enqueue(stream(CHUNK + LAST + DONE));
+        String request = "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Twelve bytes\"}]}";
+
+        assertEquals(CHUNK + LAST + DONE, gateway.chat(request).body());
+
+        reportOnceWritten("", 1);
+        try (Connection connection = DriverManager.getConnection(gateway.databaseUrl());
+             ResultSet rows = connection.createStatement().executeQuery("SELECT prompt_tokens, completion_tokens,"
+                     + " cost_basis, cost_nanos, price_version FROM usage_records")) {
+            rows.next();
+            // 12 bytes of prompt text are 3 tokens, the 2 bytes relayed ("Hi") 1, at gpt-5's price.
+            assertEquals("3 1 3 true", rows.getLong(1) + " " + rows.getLong(2) + " " + rows.getInt(3) + " "
+                    + (rows.getLong(4) > 0 && rows.getString(5).length() == 12));
+        }
+        HttpResponse<String> csv = keys().send(keys().request("/admin/v1/usage?group_by=model", TestGateway.KEY)
+                .header("Accept", "text/csv").GET());
+        assertEquals("text/csv; charset=utf-8", csv.headers().firstValue("Content-Type").orElseThrow());
+        List<String> lines = csv.body().lines().toList();
+        assertEquals("provider,model,requests,prompt_tokens,completion_tokens,total_tokens,cost_usd,unknown_cost,"
+                + "estimated_cost", lines.get(0));
+        // 3 input tokens at USD 1.25 a million and 1 output token at USD 10: 13.75 micro-dollars.
+        assertEquals(List.of("openai,gpt-5,1,3,1,4,0.000013750,0,1"), lines.subList(1, lines.size()));
+    }
+
+    @Test
     void aPeriodWithoutRecordsHasNoGroupsAndAnUnknownCost() throws Exception {
         HttpResponse<String> report = report("?from=2026-01-01&to=2026-01-02T10:00:00Z");
 
