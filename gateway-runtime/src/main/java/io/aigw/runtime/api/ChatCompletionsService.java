@@ -6,9 +6,12 @@ import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.observe.CallReport;
+import io.aigw.runtime.observe.Charge;
+import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.RoutingSnapshot;
@@ -51,6 +54,7 @@ public final class ChatCompletionsService implements HttpService {
     private final RateLimitGate limits;
     private final long maxBodyBytes;
     private final int maxConcurrent;
+    private final boolean costHeader;
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
     private final Semaphore inFlight;
 
@@ -59,13 +63,14 @@ public final class ChatCompletionsService implements HttpService {
     private final LimitLog limitLog = new LimitLog();
 
     /**
-     * @param maxBodyBytes the largest body accepted ({@code gateway.max-body-size})
-     * @param bodyMemory   the heap bodies in flight may hold together ({@code gateway.body-memory})
+     * @param maxBodyBytes  the largest body accepted ({@code gateway.max-body-size})
+     * @param bodyMemory    the heap bodies in flight may hold together ({@code gateway.body-memory})
      * @param maxConcurrent chat requests relayed at once ({@code gateway.max-concurrent-requests})
+     * @param costHeader    whether a plain answer states its cost in {@link ChatForwarder#COST_HEADER}
      */
     public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
                                   GatewayMetrics metrics, RateLimiter limiter, long maxBodyBytes, long bodyMemory,
-                                  int maxConcurrent) {
+                                  int maxConcurrent, boolean costHeader) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
@@ -73,6 +78,7 @@ public final class ChatCompletionsService implements HttpService {
         this.limits = new RateLimitGate(limiter, metrics);
         this.maxBodyBytes = maxBodyBytes;
         this.maxConcurrent = maxConcurrent;
+        this.costHeader = costHeader;
         this.inFlight = new Semaphore(maxConcurrent);
         this.bodies = new BodyBudget(bodyMemory);
     }
@@ -116,6 +122,7 @@ public final class ChatCompletionsService implements HttpService {
         if (!caller.policy().allows(chat.model())) {
             throw new ApiException(ApiError.modelNotAllowed(chat.model()));
         }
+        byte[] prompt = body;
         CallReport report = new CallReport(request.context().get(RequestObserver.RequestId.class)
                 .map(RequestObserver.RequestId::value).orElse("none"), chat.model(), started);
         request.context().register(report);
@@ -124,10 +131,11 @@ public final class ChatCompletionsService implements HttpService {
         // Held to the end, a stream's included: the request finishes on the providers it started with.
         RoutingSnapshot routes = routing.acquire();
         RateLimitGate.Held held = RateLimitGate.Held.NOTHING;
+        PriceBook prices = routes.prices();
         try {
             Destination destination = routes.table().destination(chat.model());
             held = limits.admit(caller, chat, body.length, destination, response);
-            forwardWatched(chat, destination, response, report);
+            forwardWatched(chat, destination, response, report, costHeader ? Optional.of(prices) : Optional.empty());
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
@@ -138,42 +146,52 @@ public final class ChatCompletionsService implements HttpService {
             status = status == 0 ? report.status() : status;
             routes.release();
             metrics.requestEnded();
-            count(report, status);
-            usage.offer(record(request, chat, report, status, started));
+            Charge charge = Charge.of(report, prices, () -> TextEstimate.textBytes(prompt, 0, prompt.length));
+            report.charged(charge);
+            count(report, status, charge);
+            String keyId = caller.keyId();
+            for (CallReport.BilledAttempt attempt : report.billedAttempts()) {
+                Charge billed = Charge.of(attempt, prices);
+                billed.cost().amount().ifPresent(usd -> metrics.cost(attempt.provider(), chat.model(), usd));
+                usage.offer(new UsageRecord(Instant.now(), keyId, chat.model(), attempt.provider(),
+                        attempt.upstreamModel(), attempt.status(), billed.tokens().promptTokens(),
+                        billed.tokens().completionTokens(), billed.tokens().totalTokens(), 0, -1,
+                        attempt.fallbacks(), billed.cost(), prices, true));
+            }
+            usage.offer(record(keyId, chat, report, status, started, charge, prices));
         }
     }
 
     /** Forwards with the caller watched once the call takes a while: one that leaves ends it, not its timeout. */
     private void forwardWatched(ChatRequest chat, Destination destination, ServerResponse response,
-                                CallReport report) {
+                                CallReport report, Optional<PriceBook> costHeader) {
         try (CallerWatch watch = CallerWatch.forThisRequest()) {
-            forwarder.forward(chat, destination, response, report, new Hangup(watch::start));
+            forwarder.forward(chat, destination, response, report, new Hangup(watch::start), costHeader);
         }
     }
 
-    private void count(CallReport report, int status) {
+    private void count(CallReport report, int status, Charge charge) {
         long now = System.nanoTime();
         long waitedFor = report.isStream() ? report.firstByteNanos() : now;
         TokenUsage tokens = report.usage();
         metrics.completed(report.requestedModel(), report.provider(), status,
                 Math.max(0, waitedFor - report.startedNanos() - report.upstreamNanos()), report.upstreamNanos(),
                 tokens.promptTokens(), tokens.completionTokens());
+        charge.cost().amount().ifPresent(usd -> metrics.cost(report.provider(), report.requestedModel(), usd));
         if (report.isStream()) {
             metrics.streamFirstByte(report.provider(), report.firstByteNanos() - report.startedNanos());
         }
     }
 
-    private static UsageRecord record(ServerRequest request, ChatRequest chat, CallReport report, int status,
-                                      long started) {
+    private static UsageRecord record(String keyId, ChatRequest chat, CallReport report, int status, long started,
+                                      Charge charge, PriceBook prices) {
         long now = System.nanoTime();
-        TokenUsage tokens = report.usage();
-        return new UsageRecord(Instant.now(),
-                request.context().get(Caller.class).map(Caller::keyId).orElse("unknown"),
-                chat.model(), report.provider(), report.upstreamModel(), status,
+        TokenUsage tokens = charge.tokens();
+        return new UsageRecord(Instant.now(), keyId, chat.model(), report.provider(), report.upstreamModel(), status,
                 tokens.promptTokens(), tokens.completionTokens(), tokens.totalTokens(),
                 (now - started) / 1000,
                 report.firstByteNanos() < 0 ? -1 : (report.firstByteNanos() - started) / 1000,
-                report.fallbacks());
+                report.fallbacks(), charge.cost(), prices, false);
     }
 
     /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */

@@ -16,10 +16,11 @@ import java.util.OptionalInt;
  * @param accessLog     {@code gateway.access-log}: {@code stdout}, {@code off} or a file to append to
  * @param gracePeriod   {@code gateway.shutdown.grace-period}: on SIGTERM, time for requests in flight to finish
  * @param usageQueue    {@code gateway.usage.queue-size}: usage records waiting to be written, the rest dropped
+ * @param costHeader    {@code gateway.cost-header}: state a plain answer's cost in {@code X-Gateway-Cost}
  */
 public record GatewayConfig(Listener listener, Limits limits, Upstream upstream, DatabaseConfig database,
                             Keys keys, PluginsConfig plugins, RateLimitsConfig rateLimits, int usageQueue,
-                            String accessLog, Duration gracePeriod, String name) {
+                            String accessLog, Duration gracePeriod, String name, boolean costHeader) {
 
     /**
      * Reads every gateway setting.
@@ -32,7 +33,8 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
                 RateLimitsConfig.read(settings), settings.getInt("gateway.usage.queue-size", 10_000),
                 settings.get("gateway.access-log", "stdout"),
                 settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30)),
-                settings.get("gateway.name", "aigw"));
+                settings.get("gateway.name", "aigw"),
+                settings.getBoolean("gateway.cost-header", false));
     }
 
     /**

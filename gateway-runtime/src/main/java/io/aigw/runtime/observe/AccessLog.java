@@ -1,6 +1,7 @@
 package io.aigw.runtime.observe;
 
 import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.pricing.Cost;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -45,7 +46,7 @@ public final class AccessLog implements AutoCloseable {
     public record Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
                         String keyId, String model, String provider, String upstreamModel, Boolean stream,
                         int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
-                        long totalTokens) {
+                        long totalTokens, Cost cost) {
 
         /** Appends the entry's line, without its newline, to {@code line}. */
         void appendJson(StringBuilder line) {
@@ -73,6 +74,12 @@ public final class AccessLog implements AutoCloseable {
                 line.append(",\"prompt_tokens\":").append(promptTokens)
                         .append(",\"completion_tokens\":").append(completionTokens)
                         .append(",\"total_tokens\":").append(totalTokens);
+            }
+            if (cost != null) {
+                if (cost.amount().isPresent()) {
+                    line.append(",\"cost_usd\":").append(cost.amount().get());
+                }
+                line.append(",\"cost_basis\":\"").append(cost.basis().label()).append('"');
             }
             line.append('}');
         }

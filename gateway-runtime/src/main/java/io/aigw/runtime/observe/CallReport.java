@@ -1,5 +1,8 @@
 package io.aigw.runtime.observe;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What happened to one chat completion on its way upstream: filled in by the upstream layer, read
  * for the usage record, the metrics and the access log line. Written and read by the request's own
@@ -18,6 +21,11 @@ public final class CallReport {
     private long upstreamNanos;
     private boolean streamed;
     private boolean answerBegan;
+    private boolean refusedByUpstream;
+    private int refusedStatus;
+    private long relayedTextBytes;
+    private List<BilledAttempt> billedAttempts = List.of();
+    private Charge charge;
 
     /**
      * @param requestId    sent upstream as {@code X-Request-Id}
@@ -62,10 +70,23 @@ public final class CallReport {
         return streamed;
     }
 
-    /** Records that a provider is tried; every one after the first counts as a fallback. */
+    /**
+     * Records that a provider is tried; every one after the first counts as a fallback. A provider
+     * tried before that refused the request but reported usage (it billed it) is kept apart.
+     */
     public void attempt(String provider, String upstreamModel) {
         if (this.provider != null) {
             fallbacks++;
+            if (usage != TokenUsage.NONE) {
+                if (billedAttempts.isEmpty()) {
+                    billedAttempts = new ArrayList<>(2);
+                }
+                billedAttempts.add(new BilledAttempt(this.provider, this.upstreamModel, refusedStatus, fallbacks - 1,
+                        usage));
+            }
+            usage = TokenUsage.NONE;
+            refusedByUpstream = false;
+            relayedTextBytes = 0;
         }
         this.provider = provider;
         this.upstreamModel = upstreamModel;
@@ -89,6 +110,56 @@ public final class CallReport {
 
     public void usage(TokenUsage usage) {
         this.usage = usage;
+    }
+
+    /**
+     * Records that the provider tried answered with an error status: it did not bill the request,
+     * unless its answer reported {@code usage} (then not {@link TokenUsage#NONE}).
+     */
+    public void refusedByUpstream(int status, TokenUsage usage) {
+        this.refusedByUpstream = true;
+        this.refusedStatus = status;
+        this.usage = usage;
+    }
+
+    /** Whether the provider tried last answered with an error status. */
+    public boolean wasRefusedByUpstream() {
+        return refusedByUpstream;
+    }
+
+    /** Records the bytes of generated text a stream relayed so far, for an estimate where it reports no usage. */
+    public void relayedText(long bytes) {
+        this.relayedTextBytes = bytes;
+    }
+
+    /** The bytes of generated text the stream relayed ({@link TextEstimate}), 0 for a plain answer. */
+    public long relayedTextBytes() {
+        return relayedTextBytes;
+    }
+
+    /** Records what the request is charged, once it has ended. */
+    public void charged(Charge charge) {
+        this.charge = charge;
+    }
+
+    /** What the request is charged, or null until it has ended. */
+    public Charge charge() {
+        return charge;
+    }
+
+    /** The providers tried before the last that refused the request yet reported usage, in order. */
+    public List<BilledAttempt> billedAttempts() {
+        return billedAttempts;
+    }
+
+    /**
+     * A provider that {@code gateway/auto} moved past after it answered with an error, which reported
+     * usage all the same: the upstream billed it.
+     *
+     * @param status    the upstream's status
+     * @param fallbacks how many providers failed before this one
+     */
+    public record BilledAttempt(String provider, String upstreamModel, int status, int fallbacks, TokenUsage usage) {
     }
 
     /** The provider tried last, or null when none was. */

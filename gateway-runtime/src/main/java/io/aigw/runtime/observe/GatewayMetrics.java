@@ -1,5 +1,6 @@
 package io.aigw.runtime.observe;
 
+import io.aigw.runtime.pricing.Usd;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
@@ -119,6 +120,23 @@ public final class GatewayMetrics {
         }
         tokens(providerLabel, modelLabel, "in", promptTokens);
         tokens(providerLabel, modelLabel, "out", completionTokens);
+    }
+
+    /**
+     * Adds what a request cost (known costs only) to {@code gateway_cost_usd_total}, in US dollars.
+     * Helidon's counter counts whole numbers, so the increment goes to the Micrometer counter behind
+     * it, whose double is fine for a rate on a dashboard; the usage report sums exact nano-dollars.
+     */
+    public void cost(String provider, String model, Usd usd) {
+        String modelLabel = modelLabel(model);
+        String providerLabel = provider == null ? "none" : provider;
+        Counter counter = counter(List.of("gateway.cost.usd", providerLabel, modelLabel),
+                () -> Counter.builder("gateway.cost.usd")
+                        .description("What requests cost, in US dollars: reported by the upstream, priced or estimated")
+                        .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel))));
+        if (counter.unwrap(Object.class) instanceof io.micrometer.core.instrument.Counter dollars) {
+            dollars.increment(usd.dollars().doubleValue());
+        }
     }
 
     /** Records how long a stream took to send its first byte to the caller. */

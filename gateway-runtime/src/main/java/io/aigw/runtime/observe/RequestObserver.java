@@ -73,17 +73,20 @@ public final class RequestObserver implements Filter {
         if (chat.isEmpty()) {
             return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                     request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
-                    null, null, null, null, 0, -1, -1, -1, -1);
+                    null, null, null, null, 0, -1, -1, -1, -1, null);
         }
         CallReport report = chat.get();
-        TokenUsage usage = report.usage();
+        Charge charge = report.charge();
+        // The tokens the cost comes from: reported, or estimated where the cost is.
+        TokenUsage usage = charge == null ? report.usage() : charge.tokens();
         // The report's status, when it has one, also says how an answer that began with 200 was cut short.
         int status = report.status() > 0 ? report.status() : response.status().code();
         return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                 request.prologue().uriPath().path(), status, (now - started) / 1000, keyId,
                 report.requestedModel(), report.provider(), report.upstreamModel(), report.isStream(),
                 report.fallbacks(), report.firstByteNanos() > 0 ? (report.firstByteNanos() - started) / 1000 : -1,
-                usage.promptTokens(), usage.completionTokens(), usage.totalTokens());
+                usage.promptTokens(), usage.completionTokens(), usage.totalTokens(),
+                charge == null ? null : charge.cost());
     }
 
     /** An id from a caller is kept only when it is short and plain, so it is safe in logs and headers. */

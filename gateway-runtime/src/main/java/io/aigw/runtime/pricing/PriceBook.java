@@ -94,6 +94,23 @@ public final class PriceBook {
         return new Cost.Priced(price.get().cost(usage), version);
     }
 
+    /**
+     * What a request cost by token counts the gateway estimated where the upstream reported none:
+     * those counts at the model's price, flagged as estimated; unknown for a model without a price.
+     */
+    public Cost estimate(String provider, String model, MeteredUsage estimated) {
+        Optional<ModelPrice> price = price(provider, model);
+        if (price.isEmpty()) {
+            return new Cost.Unknown(Cost.Reason.NO_PRICE);
+        }
+        return new Cost.Estimated(price.get().cost(estimated), version);
+    }
+
+    /** The cost of a request no upstream billed: zero, by this table. */
+    public Cost nothing() {
+        return new Cost.Priced(Usd.ZERO, version);
+    }
+
     @Override
     public String toString() {
         return "PriceBook " + version + " (" + size() + " models priced)";

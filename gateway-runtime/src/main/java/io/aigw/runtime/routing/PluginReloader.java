@@ -84,7 +84,8 @@ public final class PluginReloader {
         metrics.pluginReload("applied");
         ReloadOutcome.Applied applied = compare(kept, next);
         LOG.log(Level.INFO, "Plugin reload (" + trigger + ") applied: routing generation " + next.generation()
-                + ", " + applied.changes() + ". Requests in flight finish on generation " + kept.generation() + ".\n"
+                + ", " + applied.changes() + ", price table " + next.prices().version()
+                + ". Requests in flight finish on generation " + kept.generation() + ".\n"
                 + ProviderTable.render(table));
         return applied;
     }

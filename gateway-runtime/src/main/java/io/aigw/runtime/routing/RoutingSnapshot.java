@@ -1,12 +1,14 @@
 package io.aigw.runtime.routing;
 
 import io.aigw.runtime.plugin.PluginSet;
+import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pricing.PriceBook;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * One generation of routing: a table (with {@code gateway/auto}'s chain) and the plugins it was
- * built from, never changed once made. A reload builds the next one aside and {@link CurrentRoutes}
+ * One generation of routing: a table (with {@code gateway/auto}'s chain), the plugins it was built
+ * from and their prices, never changed once made. A reload builds the next one aside and {@link CurrentRoutes}
  * swaps it in at once.
  *
  * <p>A chat request holds the snapshot it routed its model with from its start to its end
@@ -19,6 +21,7 @@ public final class RoutingSnapshot {
     private final long generation;
     private final RoutingTable table;
     private final PluginSet plugins;
+    private final PriceBook prices;
     private final Consumer<RoutingSnapshot> whenReleased;
     /** Requests holding it, plus one while it is current; 0 for good: released. */
     private final AtomicInteger holders = new AtomicInteger(1);
@@ -27,6 +30,7 @@ public final class RoutingSnapshot {
         this.generation = generation;
         this.table = table;
         this.plugins = plugins;
+        this.prices = PriceBook.of(Provider.prices(table.byPriority()));
         this.whenReleased = whenReleased;
     }
 
@@ -41,6 +45,14 @@ public final class RoutingSnapshot {
 
     public PluginSet plugins() {
         return plugins;
+    }
+
+    /**
+     * The prices of this table's providers (their catalogues with configuration applied): a request
+     * is priced by the table it was routed with, even when a reload changed the prices meanwhile.
+     */
+    public PriceBook prices() {
+        return prices;
     }
 
     /** Holds it for one more request, unless it was released already (then a newer one is current). */

@@ -1,6 +1,5 @@
 package io.aigw.runtime.store;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,14 +30,17 @@ public interface GatewayStore extends AutoCloseable {
     /** Whether any key was ever stored (revoked ones count). */
     boolean hasKeys();
 
-    /** Appends usage records in one transaction. */
+    /**
+     * Appends usage records in one transaction, with the daily sums they add to and the text of each
+     * price table their costs name.
+     */
     void recordUsage(List<UsageRecord> records);
 
-    /** Sums usage per key in {@code [from, to)}, most tokens first. */
-    List<UsageTotals> usageByKey(Instant from, Instant to);
+    /** Sums usage from the daily rollup, as the query groups it. */
+    List<UsageRow> usage(UsageQuery query);
 
-    /** Sums usage per requested model in {@code [from, to)}, most tokens first. */
-    List<UsageTotals> usageByModel(Instant from, Instant to);
+    /** The canonical text of the price table of this version, as kept when a record first named it. */
+    Optional<String> priceTable(String version);
 
     /** The database's health as last seen: answered at once, never by waiting on the database. */
     StoreHealth health();

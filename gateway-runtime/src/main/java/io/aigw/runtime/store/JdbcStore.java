@@ -1,7 +1,6 @@
 package io.aigw.runtime.store;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Secret;
 import java.security.SecureRandom;
@@ -9,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -23,14 +21,10 @@ import java.util.Optional;
 public final class JdbcStore implements GatewayStore {
     private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at, models, expires_at, rpm, tpm";
     private static final SecureRandom RANDOM = new SecureRandom();
-    /**
-     * Usage rows sent to the database at a time, in the batch's one transaction, giving the core way
-     * in between ({@link BatchWriter#giveWay}).
-     */
-    private static final int USAGE_ROWS_PER_STEP = 16;
 
     private final HikariDataSource dataSource;
     private final HealthMonitor health;
+    private final UsageWriter usage = new UsageWriter();
 
     private JdbcStore(HikariDataSource dataSource, HealthMonitor health) {
         this.dataSource = dataSource;
@@ -135,36 +129,11 @@ public final class JdbcStore implements GatewayStore {
     @Override
     public void recordUsage(List<UsageRecord> records) {
         health.admit("record usage");
+        List<String> tablesWritten;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO usage_records (recorded_at, key_id,"
-                    + " requested_model, provider, upstream_model, status, prompt_tokens, completion_tokens,"
-                    + " total_tokens, latency_micros, first_byte_micros, fallbacks)"
-                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-                int unsent = 0;
-                for (UsageRecord record : records) {
-                    insert.setLong(1, record.time().toEpochMilli());
-                    insert.setString(2, record.keyId());
-                    insert.setString(3, truncate(record.requestedModel(), 300));
-                    setNullable(insert, 4, record.provider());
-                    setNullable(insert, 5, truncate(record.upstreamModel(), 300));
-                    insert.setInt(6, record.status());
-                    insert.setLong(7, record.promptTokens());
-                    insert.setLong(8, record.completionTokens());
-                    insert.setLong(9, record.totalTokens());
-                    insert.setLong(10, record.latencyMicros());
-                    insert.setLong(11, record.firstByteMicros());
-                    insert.setInt(12, record.fallbacks());
-                    insert.addBatch();
-                    if (++unsent == USAGE_ROWS_PER_STEP) {
-                        insert.executeBatch();
-                        unsent = 0;
-                        BatchWriter.giveWay(records.size());
-                    }
-                }
-                if (unsent > 0) {
-                    insert.executeBatch();
-                }
+            try {
+                tablesWritten = usage.write(connection, records);
                 connection.commit();
             } catch (SQLException e) {
                 // SQLite has rolled back already after an I/O error; its "no transaction is active"
@@ -179,32 +148,27 @@ public final class JdbcStore implements GatewayStore {
         } catch (SQLException e) {
             throw health.failed("record usage", e, true);
         }
+        usage.committed(tablesWritten);
         health.succeeded(true);
     }
 
     @Override
-    public List<UsageTotals> usageByKey(Instant from, Instant to) {
-        return totals("key_id", from, to);
+    public List<UsageRow> usage(UsageQuery query) {
+        health.admit("report usage");
+        List<UsageRow> rows;
+        try (Connection connection = dataSource.getConnection()) {
+            rows = UsageReports.run(connection, query);
+        } catch (SQLException e) {
+            throw health.failed("report usage", e, false);
+        }
+        health.succeeded(false);
+        return rows;
     }
 
     @Override
-    public List<UsageTotals> usageByModel(Instant from, Instant to) {
-        return totals("requested_model", from, to);
-    }
-
-    private List<UsageTotals> totals(String column, Instant from, Instant to) {
-        // Reported token counts only: -1 means the upstream reported none.
-        String sql = "SELECT " + column + ", COUNT(*),"
-                + " SUM(CASE WHEN prompt_tokens > 0 THEN prompt_tokens ELSE 0 END),"
-                + " SUM(CASE WHEN completion_tokens > 0 THEN completion_tokens ELSE 0 END),"
-                + " SUM(CASE WHEN total_tokens > 0 THEN total_tokens ELSE 0 END)"
-                + " FROM usage_records WHERE recorded_at >= ? AND recorded_at < ?"
-                + " GROUP BY " + column + " ORDER BY 5 DESC, 1";
-        return query("sum usage", sql, statement -> {
-            statement.setLong(1, from.toEpochMilli());
-            statement.setLong(2, to.toEpochMilli());
-        }, rows -> new UsageTotals(rows.getString(1), rows.getLong(2), rows.getLong(3), rows.getLong(4),
-                rows.getLong(5)));
+    public Optional<String> priceTable(String version) {
+        return query("read a price table", "SELECT canonical FROM price_tables WHERE version = ?",
+                statement -> statement.setString(1, version), rows -> rows.getString(1)).stream().findFirst();
     }
 
     @Override
@@ -255,18 +219,6 @@ public final class JdbcStore implements GatewayStore {
         Optional<Instant> revokedAt = rows.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(revoked));
         return new StoredKey(rows.getString(1), rows.getString(2), rows.getBoolean(3),
                 Instant.ofEpochMilli(rows.getLong(4)), revokedAt, KeyPolicyColumns.read(rows, 6));
-    }
-
-    private static void setNullable(PreparedStatement statement, int index, String value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.VARCHAR);
-        } else {
-            statement.setString(index, value);
-        }
-    }
-
-    private static String truncate(String value, int length) {
-        return value == null || value.length() <= length ? value : value.substring(0, length);
     }
 
     private static byte[] randomBytes(int count) {

@@ -24,7 +24,8 @@ final class SchemaMigrations {
      * Every migration, oldest first. Each one's version comes from its class name ({@code V1__...}),
      * the way Flyway reads it, so the latest version is never written down twice.
      */
-    static final List<JavaMigration> ALL = List.of(new V1__WorkspaceKeysAndUsage(), new V3__KeyPolicies());
+    static final List<JavaMigration> ALL = List.of(new V1__WorkspaceKeysAndUsage(),
+            new V2__UsageCostAndDailyRollup(), new V3__KeyPolicies());
 
     /** Flyway's default, named here so that the check and Flyway read the same table. */
     static final String HISTORY_TABLE = "flyway_schema_history";

@@ -1,17 +1,26 @@
 package io.aigw.runtime.store;
 
+import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.pricing.PriceBook;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
- * One chat completion as it is counted.
+ * One chat completion as it is counted, or one failed attempt of it that its upstream still billed.
  *
  * @param provider        the provider that answered last, or null when none was tried
  * @param upstreamModel   the model that provider was asked for, or null
- * @param status          the HTTP status the caller got
- * @param promptTokens    from the upstream's {@code usage}, or -1 when it reported none
+ * @param status          the HTTP status the caller got; for a failed attempt, the upstream's
+ * @param promptTokens    from the upstream's {@code usage}, or estimated where the cost is; -1 when
+ *                        neither
  * @param latencyMicros   from the request to the end of the answer
  * @param firstByteMicros from the request to the first byte sent to the caller, or -1
  * @param fallbacks       how many providers failed before the one that answered
+ * @param cost            what it cost, and how that is known
+ * @param prices          the price table the request was routed with: kept once per version, so
+ *                        that the cost's {@link Cost#priceVersion()} stays explainable
+ * @param failedAttempt   a provider {@code gateway/auto} moved past, recorded because its answer
+ *                        reported usage: its cost counts, but it is not a request of its own
  */
 public record UsageRecord(
         Instant time,
@@ -25,5 +34,13 @@ public record UsageRecord(
         long totalTokens,
         long latencyMicros,
         long firstByteMicros,
-        int fallbacks) {
+        int fallbacks,
+        Cost cost,
+        PriceBook prices,
+        boolean failedAttempt) {
+
+    public UsageRecord {
+        Objects.requireNonNull(cost, "cost");
+        Objects.requireNonNull(prices, "prices");
+    }
 }

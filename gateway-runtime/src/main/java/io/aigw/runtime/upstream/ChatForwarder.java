@@ -6,6 +6,7 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.Route;
@@ -32,6 +33,8 @@ import java.util.Optional;
 public final class ChatForwarder implements AutoCloseable {
     /** Names the provider that served the answer. */
     public static final HeaderName PROVIDER_HEADER = HeaderNames.create("X-Gateway-Provider");
+    /** States a plain answer's cost in US dollars, when {@code gateway.cost-header} is on. */
+    public static final HeaderName COST_HEADER = HeaderNames.create("X-Gateway-Cost");
 
     /** Built on first use: each loads a TLS trust store, which providers never called need not pay for. */
     private final UpstreamClients clients;
@@ -66,13 +69,16 @@ public final class ChatForwarder implements AutoCloseable {
      * whole before any provider is called. The call ends early when {@code hangup} hears that the
      * caller left, and at {@code gateway.timeouts.total} from the request's arrival.
      *
+     * @param costHeader the prices to state a plain answer's cost by in {@link #COST_HEADER}; empty
+     *                   when that header is off
      * @throws ApiException 502 when the one provider has no key, or {@code gateway/auto} has no usable one
      * @throws CloseConnectionException when a plain answer was cut short or the caller left: the
      *                                  caller's connection must close, since the answer cannot end well
      */
     public void forward(UpstreamRequest request, Destination destination, ServerResponse response,
-                        CallReport report, Hangup hangup) {
-        CallerSide caller = new CallerSide(response, report, hangup, report.startedNanos() + totalNanos);
+                        CallReport report, Hangup hangup, Optional<PriceBook> costHeader) {
+        CallerSide caller = new CallerSide(response, report, hangup, report.startedNanos() + totalNanos,
+                costHeader);
         CallOutcome outcome = switch (destination) {
             case Route route -> call.attempt(request, requireKey(route), caller);
             case AutoChain chain -> fallback.tryInOrder(chain.routes(this::usable),

@@ -78,6 +78,7 @@ final class EventStreamRelay {
             return new Answered(Status.OK_200.code());
         } finally {
             report.usage(relay.usage());
+            report.relayedText(relay.textBytes());
             metrics.streamEnded();
         }
     }

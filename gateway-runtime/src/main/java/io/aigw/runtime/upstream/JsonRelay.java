@@ -4,6 +4,9 @@ import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.helidon.http.HeaderNames;
@@ -14,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -39,10 +43,24 @@ final class JsonRelay {
         this.timeouts = timeouts;
     }
 
-    /** Sends an answer read whole. */
+    /**
+     * Sends an answer read whole.
+     *
+     * @param costHeader the prices to state the answer's cost by in {@link ChatForwarder#COST_HEADER};
+     *                   empty when that header is off
+     */
     static Answered send(ServerResponse response, HttpClientResponse upstream, int status, byte[] answer,
-                         Provider provider, CallReport report) {
+                         Provider provider, CallReport report, Optional<PriceBook> costHeader) {
         startAnswer(response, upstream, status, provider, report);
+        if (costHeader.isPresent()) {
+            TokenUsage usage = ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
+            Cost cost = costHeader.get().cost(provider.prefix(), report.upstreamModel(), usage);
+            response.header(ChatForwarder.COST_HEADER, cost.amount().map(Usd::toString).orElse("unknown"));
+            response.send(answer);
+            report.answered(status, System.nanoTime());
+            report.usage(usage);
+            return new Answered(status);
+        }
         response.send(answer);
         report.answered(status, System.nanoTime());
         // Counted after the answer is out: the caller does not wait for it.

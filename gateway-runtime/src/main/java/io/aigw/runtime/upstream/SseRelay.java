@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
@@ -42,6 +43,7 @@ final class SseRelay {
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
+    private long textBytes;
 
     /**
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
@@ -56,6 +58,14 @@ final class SseRelay {
     /** The token usage the stream reported, or {@link TokenUsage#NONE}. */
     TokenUsage usage() {
         return usage;
+    }
+
+    /**
+     * The bytes of generated text in the events relayed so far ({@link TextEstimate}): what a stream
+     * that reports no usage is charged by.
+     */
+    long textBytes() {
+        return textBytes;
     }
 
     /**
@@ -79,7 +89,7 @@ final class SseRelay {
             }
             if (n < 0) {
                 if (pendingLength > 0) {
-                    write(pending, 0, pendingLength);
+                    writeCounted(0, pendingLength);
                     pendingLength = 0;
                 }
                 return;
@@ -89,7 +99,7 @@ final class SseRelay {
             if (end > 0) {
                 relayEvents(end);
             } else if (pendingLength > MAX_PENDING) {
-                write(pending, 0, pendingLength);
+                writeCounted(0, pendingLength);
                 pendingLength = 0;
             }
         }
@@ -106,6 +116,8 @@ final class SseRelay {
                     writeUnflushed(pending, kept, eventStart - kept);
                 }
                 kept = eventEnd;
+            } else {
+                textBytes += TextEstimate.textBytes(pending, eventStart, eventEnd);
             }
             eventStart = eventEnd;
         }
@@ -181,6 +193,12 @@ final class SseRelay {
             }
         }
         return end;
+    }
+
+    /** Writes bytes of {@code pending} that are not whole events, counting their text. */
+    private void writeCounted(int from, int to) {
+        textBytes += TextEstimate.textBytes(pending, from, to);
+        write(pending, from, to - from);
     }
 
     /** Writes one event the gateway makes itself, such as an error, as a complete event. */

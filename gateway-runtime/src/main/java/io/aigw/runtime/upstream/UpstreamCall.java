@@ -3,7 +3,9 @@ package io.aigw.runtime.upstream;
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
@@ -15,6 +17,7 @@ import java.lang.System.Logger.Level;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.function.BooleanSupplier;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -57,9 +60,11 @@ final class UpstreamCall {
     /**
      * The caller's side of one request, the same for every provider tried.
      *
-     * @param endsAt when the request's total time is up, in {@link System#nanoTime()}
+     * @param endsAt     when the request's total time is up, in {@link System#nanoTime()}
+     * @param costHeader the prices that state a plain answer's cost in a header; empty when it is off
      */
-    record CallerSide(ServerResponse response, CallReport report, Hangup hangup, long endsAt) {
+    record CallerSide(ServerResponse response, CallReport report, Hangup hangup, long endsAt,
+                      Optional<PriceBook> costHeader) {
     }
 
     CallOutcome attempt(UpstreamRequest request, Route route, CallerSide caller) {
@@ -123,7 +128,8 @@ final class UpstreamCall {
             return new FailedBeforeFirstByte(Failure.notJson(provider, code));
         }
         if (start.whole()) {
-            return JsonRelay.send(caller.response(), upstream, code, start.bytes(), provider, report);
+            return JsonRelay.send(caller.response(), upstream, code, start.bytes(), provider, report,
+                    caller.costHeader());
         }
         return answers.relay(caller.response(), upstream, code, start, in, provider, deadline, report);
     }
@@ -141,6 +147,8 @@ final class UpstreamCall {
         }
         byte[] error = UpstreamErrors.normalize(code, answer, provider.prefix());
         report.waitedOnUpstream(System.nanoTime() - started);
+        // An error that reports usage was billed all the same.
+        report.refusedByUpstream(code, ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE));
         if (status == UpstreamStatus.KEY_REJECTED) {
             cooldowns.markRejected(provider.name());
             metrics.keyCooldown(provider.prefix());

@@ -8,7 +8,8 @@ import io.aigw.runtime.store.StoreHealth;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoredKey;
 import io.aigw.runtime.store.UsageRecord;
-import io.aigw.runtime.store.UsageTotals;
+import io.aigw.runtime.store.UsageQuery;
+import io.aigw.runtime.store.UsageRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -109,13 +110,13 @@ public final class StoredKeysTest {
         }
 
         @Override
-        public List<UsageTotals> usageByKey(Instant from, Instant to) {
+        public List<UsageRow> usage(UsageQuery query) {
             return List.of();
         }
 
         @Override
-        public List<UsageTotals> usageByModel(Instant from, Instant to) {
-            return List.of();
+        public Optional<String> priceTable(String version) {
+            return Optional.empty();
         }
 
         @Override

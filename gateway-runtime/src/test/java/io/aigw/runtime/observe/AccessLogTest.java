@@ -3,6 +3,8 @@ package io.aigw.runtime.observe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.pricing.Usd;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -19,20 +21,22 @@ final class AccessLogTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
             log.log(new AccessLog.Entry(TIME, "req-1", "POST", "/api/v1/chat/completions", 200, 12_005,
-                    "key-7", "openai/gpt-5", "openai", "gpt-5", true, 1, 1_040, 11, 22, 33));
+                    "key-7", "openai/gpt-5", "openai", "gpt-5", true, 1, 1_040, 11, 22, 33,
+                    new Cost.Priced(new Usd(1_234_500), "a15116982ecb")));
             log.log(new AccessLog.Entry(TIME, "req-2", "GET", "/api/v1/models", 401, 7,
-                    null, null, null, null, null, 0, -1, -1, -1, -1));
+                    null, null, null, null, null, 0, -1, -1, -1, -1, null));
             log.log(new AccessLog.Entry(TIME, "req-\"3\"\\\n", "POST", "/x", 404, 3_000_400,
-                    null, "caf\u00e9", null, null, false, 0, -1, -1, -1, -1));
+                    null, "caf\u00e9", null, null, false, 0, -1, -1, -1, -1, null));
             log.log(new AccessLog.Entry(TIME, "\u0001req-4", "POST", "\"", 400, 1,
-                    null, null, null, null, null, 0, -1, -1, -1, -1));
+                    null, null, null, null, null, 0, -1, -1, -1, -1, null));
         }
 
         assertEquals("""
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-1","method":"POST",\
                 "path":"/api/v1/chat/completions","status":200,"latency_ms":12.005,"key_id":"key-7",\
                 "model":"openai/gpt-5","provider":"openai","upstream_model":"gpt-5","stream":true,\
-                "fallbacks":1,"first_byte_ms":1.040,"prompt_tokens":11,"completion_tokens":22,"total_tokens":33}
+                "fallbacks":1,"first_byte_ms":1.040,"prompt_tokens":11,"completion_tokens":22,"total_tokens":33,\
+                "cost_usd":0.001234500,"cost_basis":"priced"}
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-2","method":"GET",\
                 "path":"/api/v1/models","status":401,"latency_ms":0.007}
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-\\"3\\"\\\\\\u000a","method":"POST",\
@@ -85,7 +89,7 @@ final class AccessLogTest {
         try (AccessLog log = new AccessLog(out)) {
             for (int i = 0; i < 100; i++) {
                 log.log(new AccessLog.Entry(TIME, "req-" + i, "GET", "/api/v1/models", 200, i,
-                        null, null, null, null, null, 0, -1, -1, -1, -1));
+                        null, null, null, null, null, 0, -1, -1, -1, -1, null));
             }
         }
 
@@ -96,6 +100,6 @@ final class AccessLogTest {
 
     private static AccessLog.Entry entry(String requestId, String model) {
         return new AccessLog.Entry(TIME, requestId, "POST", "/x", 200, 1,
-                null, model, null, null, null, 0, -1, -1, -1, -1);
+                null, model, null, null, null, 0, -1, -1, -1, -1, null);
     }
 }

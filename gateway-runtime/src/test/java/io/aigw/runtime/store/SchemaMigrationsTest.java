@@ -106,6 +106,37 @@ public final class SchemaMigrationsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aVersionOneDatabaseInUseGainsCostsAndADailyRollupOfTheRecordsItHad(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), List.of(new V1__WorkspaceKeysAndUsage()));
+            database.execute("INSERT INTO workspace_keys (id, name, key_hash, admin, created_at)"
+                    + " VALUES ('key_1', 'billing', '" + "a".repeat(64) + "', FALSE, 1)");
+            // Two records of key_1 on 2026-11-25 (one with no usage reported), one on the next day, and
+            // one the gateway answered itself (no provider).
+            database.execute("INSERT INTO usage_records VALUES"
+                    + " (1764072000000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 200, 10, 5, 15, 900, 400, 0),"
+                    + " (1764072001000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 499, -1, -1, -1, 900, -1, 0),"
+                    + " (1764158400000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 200, 7, 3, 10, 800, 300, 0),"
+                    + " (1764072002000, 'master', 'xai/grok-4', NULL, NULL, 502, -1, -1, -1, 100, -1, 0)");
+
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(List.of("1", "2"), database.appliedVersions());
+            assertEquals(List.of("4 0 null"), database.column("SELECT COUNT(*) || ' ' || MIN(cost_basis) || ' '"
+                    + " || COALESCE(CAST(MAX(cost_nanos) AS VARCHAR(20)), 'null') FROM usage_records"));
+            assertEquals(List.of(
+                    "20417 key_1 openai gpt-5 2 10 5 15 0 0 2 0",
+                    "20417 master   1 0 0 0 0 0 1 0",
+                    "20418 key_1 openai gpt-5 1 7 3 10 0 0 1 0"), database.column("SELECT day || ' ' || key_id || ' '"
+                    + " || provider || ' ' || model || ' ' || requests || ' ' || prompt_tokens || ' ' || completion_tokens"
+                    + " || ' ' || total_tokens || ' ' || cost_nanos || ' ' || costed || ' ' || unknown_cost || ' '"
+                    + " || estimated_cost FROM usage_daily ORDER BY day, key_id"));
+            assertEquals(List.of("0"), database.column("SELECT COUNT(*) FROM price_tables"));
+        }
+    }
+
     /** A migration after the shipped ones, as the next schema change will be. */
     public static final class V1000__AddNotes extends BaseJavaMigration {
         @Override

@@ -2,6 +2,8 @@ package io.aigw.runtime.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.testing.LocalPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,6 +13,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -55,7 +58,8 @@ public final class UsageBatchTest {
 
     private static UsageRecord record(int number) {
         return new UsageRecord(Instant.ofEpochMilli(1_700_000_000_000L + number), "key_" + number, "openai/m" + number,
-                "openai", "m" + number, 200, 3, 4, 7, 1_000 + number, 500, 0);
+                "openai", "m" + number, 200, 3, 4, 7, 1_000 + number, 500, 0, new Cost.Unknown(Cost.Reason.NO_PRICE),
+                PriceBook.of(Map.of()), false);
     }
 
     private static List<String> stored(Connector database) throws SQLException {

@@ -144,43 +144,68 @@ public final class UsageRecordsTest {
     }
 
     @Test
-    void theReportSumsRequestsAndTokensByKeyAndByModelMostTokensFirst() throws Exception {
-        long from = System.currentTimeMillis() / 1000;
+    void theReportSumsRequestsTokensAndSpendByKeyWithItsNameAndByModel() throws Exception {
         JsonObject app = keys().createKey("app");
         chat(TestGateway.KEY, "openai/gpt-5", 9, 2);
         chat(app.getString("key"), "openai/gpt-4o", 1, 1);
         chat(app.getString("key"), "openai/gpt-5", 100, 50);
-        long to = System.currentTimeMillis() / 1000 + 60;
 
-        HttpResponse<String> report = reportOnceWritten("?from=" + from + "&to=" + to, 3);
-
-        assertEquals(200, report.statusCode(), report.body());
-        assertEquals("application/json", report.headers().firstValue("Content-Type").orElseThrow());
-        assertEquals("{\"from\":" + from + ",\"to\":" + to + ","
-                + "\"by_key\":["
-                + "{\"key_id\":\"" + app.getString("id") + "\",\"requests\":2,\"prompt_tokens\":101,"
-                + "\"completion_tokens\":51,\"total_tokens\":152},"
-                + "{\"key_id\":\"master\",\"requests\":1,\"prompt_tokens\":9,\"completion_tokens\":2,\"total_tokens\":11}],"
-                + "\"by_model\":["
-                + "{\"model\":\"openai/gpt-5\",\"requests\":2,\"prompt_tokens\":109,\"completion_tokens\":52,"
-                + "\"total_tokens\":161},"
-                + "{\"model\":\"openai/gpt-4o\",\"requests\":1,\"prompt_tokens\":1,\"completion_tokens\":1,"
-                + "\"total_tokens\":2}]}", report.body());
+        JsonObject byKey = KeysApi.json(reportOnceWritten("?group_by=key", 3).body());
+        JsonObject first = byKey.getJsonArray("data").getJsonObject(0);
+        assertEquals(app.getString("id") + " app 2 101 51 152", first.getString("key_id") + " "
+                + first.getString("key_name") + " " + first.getInt("requests") + " " + first.getInt("prompt_tokens")
+                + " " + first.getInt("completion_tokens") + " " + first.getInt("total_tokens"));
+        JsonObject byModel = KeysApi.json(report("?group_by=model").body());
+        assertEquals(List.of("openai gpt-5 2 161", "openai gpt-4o 1 2"), byModel.getJsonArray("data").stream()
+                .map(row -> row.asJsonObject().getString("provider") + " " + row.asJsonObject().getString("model")
+                        + " " + row.asJsonObject().getInt("requests") + " " + row.asJsonObject().getInt("total_tokens"))
+                .toList());
+        assertEquals(byKey.getJsonObject("totals").getString("cost_usd"),
+                byModel.getJsonObject("totals").getString("cost_usd"));
     }
 
     @Test
-    void aPeriodWithoutRecordsHasEmptyListsAndIsoInstantsAreReadAsUnixSecondsAre() throws Exception {
-        HttpResponse<String> report = report("?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z");
+    void aStreamThatSentNoUsageIsChargedAnEstimateAndTheCsvReportShowsItsSpend() throws Exception {
+        front.upstream().enqueue(stream(CHUNK + LAST + DONE));
+        String request = "{\"model\":\"openai/gpt-5\",\"stream\":true,\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"Twelve bytes\"}]}";
+
+        assertEquals(CHUNK + LAST + DONE, front.gateway().chat(request).body());
+
+        reportOnceWritten("", 1);
+        try (Connection connection = DriverManager.getConnection(front.gateway().databaseUrl());
+             ResultSet rows = connection.createStatement().executeQuery("SELECT prompt_tokens, completion_tokens,"
+                     + " cost_basis, cost_nanos, price_version FROM usage_records")) {
+            rows.next();
+            // 12 bytes of prompt text are 3 tokens, the 2 bytes relayed ("Hi") 1, at gpt-5's price.
+            assertEquals("3 1 3 true", rows.getLong(1) + " " + rows.getLong(2) + " " + rows.getInt(3) + " "
+                    + (rows.getLong(4) > 0 && rows.getString(5).length() == 12));
+        }
+        HttpResponse<String> csv = keys().send(keys().request("/admin/v1/usage?group_by=model", TestGateway.KEY)
+                .header("Accept", "text/csv").GET());
+        assertEquals("text/csv; charset=utf-8", csv.headers().firstValue("Content-Type").orElseThrow());
+        List<String> lines = csv.body().lines().toList();
+        assertEquals("provider,model,requests,prompt_tokens,completion_tokens,total_tokens,cost_usd,unknown_cost,"
+                + "estimated_cost", lines.get(0));
+        // 3 input tokens at USD 1.25 a million and 1 output token at USD 10: 13.75 micro-dollars.
+        assertEquals(List.of("openai,gpt-5,1,3,1,4,0.000013750,0,1"), lines.subList(1, lines.size()));
+    }
+
+    @Test
+    void aPeriodWithoutRecordsHasNoGroupsAndAnUnknownCost() throws Exception {
+        HttpResponse<String> report = report("?from=2026-01-01&to=2026-01-02T10:00:00Z");
 
         assertEquals(200, report.statusCode(), report.body());
-        assertEquals("{\"from\":1767225600,\"to\":1767312000,\"by_key\":[],\"by_model\":[]}", report.body());
+        assertEquals("{\"from\":\"2026-01-01\",\"to\":\"2026-01-02\",\"group_by\":[\"key\"],\"key\":null,"
+                + "\"totals\":{\"key_id\":null,\"key_name\":null,\"provider\":null,\"model\":null,\"day\":null,"
+                + "\"requests\":0,\"prompt_tokens\":0,\"completion_tokens\":0,\"total_tokens\":0,\"cost_usd\":null,"
+                + "\"unknown_cost\":0,\"estimated_cost\":0},\"data\":[]}", report.body());
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
-            ?from=yesterday                | from | 'from' must be unix seconds or an ISO-8601 instant such as 2026-01-31T00:00:00Z.
-            ?to=-5                         | to   | 'to' must be unix seconds or an ISO-8601 instant such as 2026-01-31T00:00:00Z.
-            ?from=1767312000&to=1767225600 | from | 'from' must be before 'to'.
+            ?from=yesterday                | from | 'from' must be a day such as 2026-01-31, or an instant (ISO-8601 or unix seconds) standing for its day in UTC.
+            ?from=1767312000&to=1767225600 | from | 'from' must not be after 'to'.
             """)
     void aPeriodThatCannotBeReadIsRefusedWith400NamingTheParameter(String query, String param, String message)
             throws Exception {
@@ -210,8 +235,7 @@ public final class UsageRecordsTest {
     private HttpResponse<String> reportOnceWritten(String query, int requests) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         HttpResponse<String> report = report(query);
-        while (KeysApi.json(report.body()).getJsonArray("by_model").stream()
-                .mapToInt(row -> row.asJsonObject().getInt("requests")).sum() < requests
+        while (KeysApi.json(report.body()).getJsonObject("totals").getInt("requests") < requests
                 && System.nanoTime() < deadline) {
             Thread.sleep(50);
             report = report(query);

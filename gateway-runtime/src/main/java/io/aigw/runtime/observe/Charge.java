@@ -1,0 +1,52 @@
+package io.aigw.runtime.observe;
+
+import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.pricing.PriceBook;
+import java.util.function.LongSupplier;
+
+/**
+ * What one chat completion is charged: the token counts its cost comes from and the cost, priced
+ * by the table the request was routed with.
+ *
+ * <ul>
+ *   <li>usage the upstream reported gives the cost: the cost it reported, else its counts at the
+ *       model's price, whether the answer ended whole or not;</li>
+ *   <li>a stream that reported no usage (cut by the caller or the upstream before its last chunk,
+ *       or an upstream that does not send one) is charged for what was relayed, estimated
+ *       ({@link TextEstimate}): the prompt's text and the text the stream relayed;</li>
+ *   <li>a request no upstream billed costs nothing: none was tried, or the last one answered with
+ *       an error status and no usage;</li>
+ *   <li>anything else is unknown: a plain answer without usage, or one cut short before its usage.</li>
+ * </ul>
+ */
+public record Charge(TokenUsage tokens, Cost cost) {
+
+    /**
+     * @param promptTextBytes the bytes of text in the request, read only for an estimate
+     */
+    public static Charge of(CallReport report, PriceBook prices, LongSupplier promptTextBytes) {
+        TokenUsage usage = report.usage();
+        if (report.provider() == null) {
+            return new Charge(usage, prices.nothing());
+        }
+        boolean counted = usage.promptTokens() >= 0 && usage.completionTokens() >= 0;
+        if (counted || usage.reportedCost().isPresent()) {
+            return new Charge(usage, prices.cost(report.provider(), report.upstreamModel(), usage));
+        }
+        if (report.isStream()) {
+            long prompt = TextEstimate.tokens(promptTextBytes.getAsLong());
+            long completion = TextEstimate.tokens(report.relayedTextBytes());
+            TokenUsage estimate = new TokenUsage(prompt, completion, prompt + completion);
+            return new Charge(estimate, prices.estimate(report.provider(), report.upstreamModel(), estimate));
+        }
+        if (report.wasRefusedByUpstream()) {
+            return new Charge(usage, prices.nothing());
+        }
+        return new Charge(usage, prices.cost(report.provider(), report.upstreamModel(), usage));
+    }
+
+    /** What a failed attempt that its upstream billed is charged: the usage it reported. */
+    public static Charge of(CallReport.BilledAttempt attempt, PriceBook prices) {
+        return new Charge(attempt.usage(), prices.cost(attempt.provider(), attempt.upstreamModel(), attempt.usage()));
+    }
+}

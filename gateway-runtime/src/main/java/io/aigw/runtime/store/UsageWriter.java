@@ -1,0 +1,192 @@
+package io.aigw.runtime.store;
+
+import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.pricing.PriceBook;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes a batch of usage records inside the caller's transaction: the records, the text of each
+ * price table a record's cost names that the database may not have yet, and the records added into
+ * the daily rollup ({@code usage_daily}), so that the rollup is never behind the records it sums.
+ */
+final class UsageWriter {
+    /**
+     * Rows sent to the database at a time, giving the core way in between ({@link BatchWriter#giveWay}).
+     */
+    private static final int ROWS_PER_STEP = 16;
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final String INSERT_RECORD = "INSERT INTO usage_records (recorded_at, key_id, requested_model,"
+            + " provider, upstream_model, status, prompt_tokens, completion_tokens, total_tokens, latency_micros,"
+            + " first_byte_micros, fallbacks, cost_nanos, cost_basis, price_version, failed_attempt)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String KEEP_TABLE = "INSERT INTO price_tables (version, canonical, first_used_at)"
+            + " VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING";
+    private static final String ADD_TO_DAY = "INSERT INTO usage_daily (day, key_id, provider, model, requests,"
+            + " prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed, unknown_cost, estimated_cost)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (day, key_id, provider, model) DO UPDATE SET"
+            + " requests = usage_daily.requests + excluded.requests,"
+            + " prompt_tokens = usage_daily.prompt_tokens + excluded.prompt_tokens,"
+            + " completion_tokens = usage_daily.completion_tokens + excluded.completion_tokens,"
+            + " total_tokens = usage_daily.total_tokens + excluded.total_tokens,"
+            + " cost_nanos = usage_daily.cost_nanos + excluded.cost_nanos,"
+            + " costed = usage_daily.costed + excluded.costed,"
+            + " unknown_cost = usage_daily.unknown_cost + excluded.unknown_cost,"
+            + " estimated_cost = usage_daily.estimated_cost + excluded.estimated_cost";
+    /** In the order of the rollup's primary key: replicas adding to the same rows lock them in one order. */
+    private static final Comparator<Group> KEY_ORDER = Comparator.comparingLong(Group::day)
+            .thenComparing(Group::keyId).thenComparing(Group::provider).thenComparing(Group::model);
+
+    /** The versions known to be in {@code price_tables}: each table's text is written once per process. */
+    private final Set<String> keptTables = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Writes the records; call {@link #committed} with what it returns once the transaction commits.
+     *
+     * @return the price tables this batch wrote
+     */
+    List<String> write(Connection connection, List<UsageRecord> records) throws SQLException {
+        insertRecords(connection, records);
+        List<String> tables = keepPriceTables(connection, records);
+        addToRollup(connection, records);
+        return tables;
+    }
+
+    /** The price tables a committed batch wrote are in the database for good. */
+    void committed(List<String> tables) {
+        keptTables.addAll(tables);
+    }
+
+    private static void insertRecords(Connection connection, List<UsageRecord> records) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT_RECORD)) {
+            int unsent = 0;
+            for (UsageRecord record : records) {
+                insert.setLong(1, record.time().toEpochMilli());
+                insert.setString(2, record.keyId());
+                insert.setString(3, truncate(record.requestedModel(), 300));
+                setNullable(insert, 4, record.provider());
+                setNullable(insert, 5, truncate(record.upstreamModel(), 300));
+                insert.setInt(6, record.status());
+                insert.setLong(7, record.promptTokens());
+                insert.setLong(8, record.completionTokens());
+                insert.setLong(9, record.totalTokens());
+                insert.setLong(10, record.latencyMicros());
+                insert.setLong(11, record.firstByteMicros());
+                insert.setInt(12, record.fallbacks());
+                Cost cost = record.cost();
+                if (cost.amount().isPresent()) {
+                    insert.setLong(13, cost.amount().get().nanos());
+                } else {
+                    insert.setNull(13, Types.BIGINT);
+                }
+                insert.setInt(14, cost.basis().code());
+                setNullable(insert, 15, cost.priceVersion().orElse(null));
+                insert.setBoolean(16, record.failedAttempt());
+                insert.addBatch();
+                if (++unsent == ROWS_PER_STEP) {
+                    insert.executeBatch();
+                    unsent = 0;
+                    BatchWriter.giveWay(records.size());
+                }
+            }
+            if (unsent > 0) {
+                insert.executeBatch();
+            }
+        }
+    }
+
+    private List<String> keepPriceTables(Connection connection, List<UsageRecord> records) throws SQLException {
+        Map<String, PriceBook> missing = new TreeMap<>();
+        for (UsageRecord record : records) {
+            record.cost().priceVersion().filter(version -> !keptTables.contains(version))
+                    .ifPresent(version -> missing.putIfAbsent(version, record.prices()));
+        }
+        if (missing.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement keep = connection.prepareStatement(KEEP_TABLE)) {
+            for (Map.Entry<String, PriceBook> table : missing.entrySet()) {
+                if (!table.getValue().version().equals(table.getKey())) {
+                    // A cost names the table that priced it; a record pairing it with another is a bug.
+                    throw new IllegalStateException("a usage record's cost names price table " + table.getKey()
+                            + " but carries table " + table.getValue().version());
+                }
+                keep.setString(1, table.getKey());
+                keep.setString(2, table.getValue().canonical());
+                keep.setLong(3, System.currentTimeMillis());
+                keep.addBatch();
+            }
+            keep.executeBatch();
+        }
+        return List.copyOf(missing.keySet());
+    }
+
+    private static void addToRollup(Connection connection, List<UsageRecord> records) throws SQLException {
+        Map<Group, long[]> groups = new HashMap<>();
+        for (UsageRecord record : records) {
+            Group group = new Group(Math.floorDiv(record.time().toEpochMilli(), MILLIS_PER_DAY), record.keyId(),
+                    record.provider() == null ? "" : record.provider(),
+                    record.upstreamModel() == null ? "" : truncate(record.upstreamModel(), 300));
+            long[] sums = groups.computeIfAbsent(group, ignored -> new long[8]);
+            Cost cost = record.cost();
+            sums[0] += record.failedAttempt() ? 0 : 1;
+            sums[1] += Math.max(0, record.promptTokens());
+            sums[2] += Math.max(0, record.completionTokens());
+            sums[3] += Math.max(0, record.totalTokens());
+            sums[4] = Math.addExact(sums[4], cost.amount().map(usd -> usd.nanos()).orElse(0L));
+            sums[5] += cost.amount().isPresent() ? 1 : 0;
+            sums[6] += cost.amount().isPresent() ? 0 : 1;
+            sums[7] += cost.basis() == Cost.Basis.ESTIMATED ? 1 : 0;
+        }
+        List<Group> ordered = groups.keySet().stream().sorted(KEY_ORDER).toList();
+        try (PreparedStatement add = connection.prepareStatement(ADD_TO_DAY)) {
+            int unsent = 0;
+            for (Group group : ordered) {
+                long[] sums = groups.get(group);
+                add.setLong(1, group.day());
+                add.setString(2, group.keyId());
+                add.setString(3, group.provider());
+                add.setString(4, group.model());
+                for (int i = 0; i < sums.length; i++) {
+                    add.setLong(5 + i, sums[i]);
+                }
+                add.addBatch();
+                if (++unsent == ROWS_PER_STEP) {
+                    add.executeBatch();
+                    unsent = 0;
+                    BatchWriter.giveWay(records.size());
+                }
+            }
+            if (unsent > 0) {
+                add.executeBatch();
+            }
+        }
+    }
+
+    /** One row of the rollup: a key's use of a provider's model on a day. */
+    private record Group(long day, String keyId, String provider, String model) {
+    }
+
+    private static void setNullable(PreparedStatement statement, int index, String value) throws SQLException {
+        if (value == null) {
+            statement.setNull(index, Types.VARCHAR);
+        } else {
+            statement.setString(index, value);
+        }
+    }
+
+    private static String truncate(String value, int length) {
+        return value == null || value.length() <= length ? value : value.substring(0, length);
+    }
+}
