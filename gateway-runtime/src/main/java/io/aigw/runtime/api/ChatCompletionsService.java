@@ -7,9 +7,9 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.Charge;
-import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
@@ -20,22 +20,13 @@ import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.transport.CallerWatch;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.upstream.Hangup;
-import io.helidon.common.buffers.DataReader;
-import io.helidon.http.BadRequestException;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.HttpMediaType;
-import io.helidon.http.ServerRequestHeaders;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
@@ -45,8 +36,6 @@ import java.util.concurrent.Semaphore;
  * hands it to the upstream layer, then settles the reservation and counts what happened.
  */
 public final class ChatCompletionsService implements HttpService {
-    private static final String JSON = "application/json";
-
     private final CurrentRoutes routing;
     private final ChatForwarder forwarder;
     private final BatchWriter<UsageRecord> usage;
@@ -105,14 +94,14 @@ public final class ChatCompletionsService implements HttpService {
         long started = System.nanoTime();
         byte[] body;
         try {
-            requireJson(request);
-            body = readBody(request, response, reservation);
+            RequestBody.requireJson(request);
+            body = RequestBody.read(request, response, maxBodyBytes, reservation);
         } catch (ApiException e) {
             if (e.error().status() == Status.SERVICE_UNAVAILABLE_503) {
                 limitLog.reached("bodies", "gateway.body-memory is " + bodies.bytes() + " bytes");
                 response.header(HeaderNames.RETRY_AFTER, "1");
             }
-            abandonUnsentBody(request, response);
+            RequestBody.abandonUnsent(request, response);
             throw e;
         }
         ChatRequest chat = ChatRequest.parse(body);
@@ -192,135 +181,5 @@ public final class ChatCompletionsService implements HttpService {
                 (now - started) / 1000,
                 report.firstByteNanos() < 0 ? -1 : (report.firstByteNanos() - started) / 1000,
                 report.fallbacks(), charge.cost(), prices, false);
-    }
-
-    /** A missing Content-Type is taken for JSON; any other type than JSON is refused. */
-    private static void requireJson(ServerRequest request) {
-        // What SDKs send, checked without building a media type on every request.
-        if (request.headers().first(HeaderNames.CONTENT_TYPE).map(JSON::equalsIgnoreCase).orElse(true)) {
-            return;
-        }
-        Optional<HttpMediaType> contentType;
-        try {
-            contentType = request.headers().contentType();
-        } catch (BadRequestException e) {
-            // Helidon cannot parse it ("json", an empty value): that is no JSON type either, so it
-            // gets the same 415 as any other non-JSON type rather than Helidon's generic 400.
-            throw unsupportedMediaType(request.headers().first(HeaderNames.CONTENT_TYPE).orElse(""));
-        }
-        contentType.ifPresent(type -> {
-            String subtype = type.mediaType().subtype();
-            if (!type.mediaType().type().equalsIgnoreCase("application")
-                    || !(subtype.equalsIgnoreCase("json") || subtype.toLowerCase().endsWith("+json"))) {
-                throw unsupportedMediaType(type.text());
-            }
-        });
-    }
-
-    /**
-     * A caller that sent {@code Expect: 100-continue} and is refused before the gateway asked for the
-     * body will not send it; Helidon, though, would wait for it on the connection, taking the
-     * caller's next request for it. So the body is marked as never coming and the connection as closing.
-     */
-    private static void abandonUnsentBody(ServerRequest request, ServerResponse response) {
-        if (request.headers().contains(HeaderValues.EXPECT_100) && !request.continueSent()) {
-            request.reset();
-            response.header(HeaderValues.CONNECTION_CLOSE);
-        }
-    }
-
-    /**
-     * Reads the whole body, refusing more than the limit. Helidon reads (and drops) the rest of a
-     * refused body after the answer, which keeps the connection in step with the caller.
-     */
-    private byte[] readBody(ServerRequest request, ServerResponse response, BodyBudget.Reservation reservation) {
-        long declared = declaredLength(request, response);
-        if (declared > maxBodyBytes) {
-            throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
-        }
-        try (InputStream in = request.content().inputStream()) {
-            byte[] body;
-            if (declared >= 0) {
-                reservation.grow(declared);
-                body = readDeclared(in, (int) declared);
-            } else {
-                body = UndeclaredBody.read(in, maxBodyBytes, reservation);
-            }
-            if (body.length == 0) {
-                throw new ApiException(ApiError.invalidRequest(null, "The request body is empty; send a JSON"
-                        + " object with 'model' and 'messages'."));
-            }
-            return body;
-        } catch (IOException | UncheckedIOException | IllegalArgumentException
-                 | DataReader.InsufficientDataAvailableException | DataReader.IncorrectNewLineException e) {
-            // Helidon reports broken chunked framing unchecked: a size that is not hexadecimal (a
-            // NumberFormatException), a chunk longer than its size, a connection cut mid-body.
-            throw brokenFraming(response, ApiError.invalidRequest(null, "The request body could not be read: it was"
-                    + " cut short or its encoding is broken."));
-        }
-    }
-
-    /**
-     * Reads a body of known length into an array of that size: readNBytes(limit) would allocate
-     * 16 KB chunks and copy them, for every request.
-     */
-    private static byte[] readDeclared(InputStream in, int length) throws IOException {
-        byte[] body = new byte[length];
-        if (in.readNBytes(body, 0, length) < length) {
-            throw new IOException("The body ended before its Content-Length");
-        }
-        return body;
-    }
-
-    /**
-     * The body's declared length, once the framings HTTP/1.1 calls invalid or ambiguous (RFC 9112,
-     * section 6) are refused. Helidon lets them through: it takes the first of two different
-     * Content-Lengths, reads a negative one as "chunked", ignores a body whose transfer coding is
-     * not exactly "chunked", and keeps the connection open after a message with both
-     * Content-Length and Transfer-Encoding. Each is how one request is smuggled inside another.
-     *
-     * @return the declared Content-Length, or -1 when the body has none (chunked, or no body at all)
-     */
-    private static long declaredLength(ServerRequest request, ServerResponse response) {
-        ServerRequestHeaders headers = request.headers();
-        if (headers.contains(HeaderNames.TRANSFER_ENCODING)) {
-            List<String> codings = headers.get(HeaderNames.TRANSFER_ENCODING).allValues(true);
-            if (codings.size() != 1 || !codings.getFirst().strip().equalsIgnoreCase("chunked")) {
-                throw brokenFraming(response, ApiError.invalidRequest(null, "The request uses a transfer coding"
-                        + " other than 'chunked', which the gateway does not accept."));
-            }
-            if (headers.contains(HeaderNames.CONTENT_LENGTH)) {
-                throw brokenFraming(response, ApiError.invalidRequest(null, "The request has both Content-Length"
-                        + " and Transfer-Encoding; send one of them."));
-            }
-            return -1;
-        }
-        if (!headers.contains(HeaderNames.CONTENT_LENGTH)) {
-            return -1;
-        }
-        List<String> lengths = headers.get(HeaderNames.CONTENT_LENGTH).allValues(true);
-        boolean disagreeing = lengths.size() > 1 && lengths.stream().map(String::strip).distinct().count() > 1;
-        long declared = disagreeing ? -1 : headers.contentLength().orElse(0);
-        if (declared < 0) {
-            throw brokenFraming(response, ApiError.invalidRequest(null, "The request's Content-Length is"
-                    + " invalid: negative, or given twice with different values."));
-        }
-        return declared;
-    }
-
-    /**
-     * Answers a request whose body's end cannot be told; the connection must close after it (RFC
-     * 9112, section 6.3), since whatever follows on it may be the rest of this body.
-     */
-    private static ApiException brokenFraming(ServerResponse response, ApiError error) {
-        response.header(HeaderValues.CONNECTION_CLOSE);
-        return new ApiException(error);
-    }
-
-    private static ApiException unsupportedMediaType(String type) {
-        String shown = type.length() > 100 ? type.substring(0, 100) + "..." : type;
-        return new ApiException(new ApiError(Status.UNSUPPORTED_MEDIA_TYPE_415, "The request body must be JSON"
-                + " sent with 'Content-Type: application/json', not '" + shown + "'.",
-                "invalid_request_error", null, "unsupported_media_type"));
     }
 }
