@@ -76,27 +76,20 @@ final class GuardedSelector extends ForwardingSelector {
 
         @Override
         public void handle(Limit limit) throws InterruptedException {
-            socket.observeOnly(!reserve.enter());
-            DeadlineSweeper.SHARED.add(socket);
-            try {
-                connection.handle(limit);
-            } finally {
-                try {
-                    socket.lingerIfAsked();
-                } finally {
-                    DeadlineSweeper.SHARED.remove(socket);
-                    reserve.leave();
-                }
-            }
+            guarded(() -> connection.handle(limit));
         }
 
         @SuppressWarnings("removal") // Helidon calls handle(Limit); passed on should anything call this.
         @Override
         public void handle(Semaphore requestSemaphore) throws InterruptedException {
+            guarded(() -> connection.handle(requestSemaphore));
+        }
+
+        private void guarded(CallerWatch.Handling handling) throws InterruptedException {
             socket.observeOnly(!reserve.enter());
             DeadlineSweeper.SHARED.add(socket);
             try {
-                connection.handle(requestSemaphore);
+                handling.run();
             } finally {
                 try {
                     socket.lingerIfAsked();
