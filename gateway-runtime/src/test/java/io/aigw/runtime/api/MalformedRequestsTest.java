@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.CannedUpstream;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -30,10 +31,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,16 +55,8 @@ public final class MalformedRequestsTest {
 
     @BeforeAll
     static void start() throws IOException {
-        upstream = new MockWebServer();
         // A request that gets through is answered at once, so a leak fails on its status, not by hanging.
-        upstream.setDispatcher(new Dispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest request) {
-                return new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json")
-                        .body("{\"id\":\"leaked\",\"object\":\"chat.completion\",\"choices\":[]}").build();
-            }
-        });
-        upstream.start();
+        upstream = CannedUpstream.start(200, "{\"id\":\"leaked\",\"object\":\"chat.completion\",\"choices\":[]}");
         String base = upstream.url("/v1").toString();
         Map<String, String> config = new HashMap<>(Map.of("gateway.max-body-size", Integer.toString(MAX_BODY)));
         Map<String, String> env = new HashMap<>();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.frontdoor.HostileCorpus.Entry;
+import io.aigw.runtime.testing.CannedUpstream;
 import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.RawCaller.Answer;
@@ -23,10 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.LogRecord;
 import java.util.stream.Stream;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,17 +48,9 @@ final class HostileRequestsTest {
 
     @BeforeAll
     static void start() throws IOException {
-        upstream = new MockWebServer();
         // Whatever gets through is refused by the upstream, in its own words.
-        upstream.setDispatcher(new Dispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest request) {
-                return new MockResponse.Builder().code(400).setHeader("Content-Type", "application/json")
-                        .body("{\"error\":{\"message\":\"upstream refuses\",\"type\":\"invalid_request_error\","
-                                + "\"param\":null,\"code\":null}}").build();
-            }
-        });
-        upstream.start();
+        upstream = CannedUpstream.start(400, "{\"error\":{\"message\":\"upstream refuses\",\"type\":\"invalid_request_error\","
+                +  "\"param\":null,\"code\":null}}");
         gateway = TestGateway.start(Map.of(
                 "providers.openai.base-url", upstream.url("/v1").toString(),
                 "gateway.timeouts.caller-headers", "1s",

@@ -3,6 +3,7 @@ package io.aigw.runtime.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.CannedUpstream;
 import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.RawCaller.Answer;
@@ -17,10 +18,7 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.Map;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,15 +41,7 @@ final class FramingTest {
 
     @BeforeAll
     static void start() throws IOException {
-        upstream = new MockWebServer();
-        upstream.setDispatcher(new Dispatcher() {
-            @Override
-            public MockResponse dispatch(RecordedRequest request) {
-                return new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json")
-                        .body("{\"id\":\"c1\",\"object\":\"chat.completion\",\"choices\":[]}").build();
-            }
-        });
-        upstream.start();
+        upstream = CannedUpstream.start(200, "{\"id\":\"c1\",\"object\":\"chat.completion\",\"choices\":[]}");
         gateway = TestGateway.start(Map.of("gateway.max-body-size", Integer.toString(MAX_BODY),
                 "providers.openai.base-url", upstream.url("/v1").toString()), Map.of("OPENAI_API_KEY", "sk-up"));
     }
