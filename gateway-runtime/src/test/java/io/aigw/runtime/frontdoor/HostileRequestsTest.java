@@ -50,7 +50,7 @@ final class HostileRequestsTest {
     static void start() throws IOException {
         // Whatever gets through is refused by the upstream, in its own words.
         upstream = CannedUpstream.start(400, "{\"error\":{\"message\":\"upstream refuses\",\"type\":\"invalid_request_error\","
-                +  "\"param\":null,\"code\":null}}");
+                + "\"param\":null,\"code\":null}}");
         gateway = TestGateway.start(Map.of(
                 "providers.openai.base-url", upstream.url("/v1").toString(),
                 "gateway.timeouts.caller-headers", "1s",
