@@ -6,6 +6,11 @@
 #   portkey  the Portkey gateway on CPU 0, the peer
 #   gateway  distribution/target/gateway/bin/gateway on CPU 0, shipped settings, its OpenAI
 #            provider pointed at the fake upstream
+# and, when ROWS names them, the gateway row's variants, each set beside the gateway row:
+#   limits   the same gateway called with a workspace key that has rpm and tpm limits (never
+#            reached), counted in memory
+#   redis    the same, its counters in the Redis at REDIS_URL
+#   baseline the distribution at BASELINE_HOME (another build, e.g. before a change), as the gateway
 # Each row: one checked request, a warm-up, wrk at each of CONNECTIONS, then streamed requests one
 # at a time with curl. Then the gateway is started again COLD_STARTS times, to its first answer.
 # Writes RESULT_FILE (JSON) and the same name ending .md (the tables and each target met or not).
@@ -21,6 +26,7 @@
 #   RESULT_FILE (bench-results/harness-<commit>-<time>.json)
 #   UPSTREAM_PORT (18080)  PROXY_PORT (18090)  PORTKEY_PORT (18787)  GATEWAY_PORT (18180)
 #   GATEWAY_HOME (another unpacked distribution)  PROXY_CPU (0)  LOAD_CPU (1)
+#   BASELINE_HOME (the baseline row's distribution)  REDIS_URL (redis://127.0.0.1:6379)
 set -euo pipefail
 source "$(dirname "$0")/harness/lib.sh"
 
@@ -29,6 +35,7 @@ WARMUP_S=${WARMUP_S:-60} DURATION_S=${DURATION_S:-15}
 STREAM_N=${STREAM_N:-20} STREAM_GAP_MS=${STREAM_GAP_MS:-10} COLD_STARTS=${COLD_STARTS:-3}
 ROWS=${ROWS:-direct nginx portkey gateway}
 RECORD_CACHE=${RECORD_CACHE:-1}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080} PROXY_PORT=${PROXY_PORT:-18090}
 PORTKEY_PORT=${PORTKEY_PORT:-18787} GATEWAY_PORT=${GATEWAY_PORT:-18180}
 commit=$(git -C "$repo" rev-parse --short HEAD 2> /dev/null || echo unknown)
@@ -38,8 +45,11 @@ UPSTREAM=http://127.0.0.1:$UPSTREAM_PORT/v1
 MODEL=gpt-4o-mini
 
 [ "$(nproc)" -ge 2 ] || die "the proxy and the load need a CPU each; this machine has $(nproc)"
-if [[ " $ROWS " == *" gateway "* ]] && [ ! -x "$GATEWAY_HOME/bin/gateway" ]; then
+if [[ " $ROWS " =~ " "(gateway|limits|redis)" " ]] && [ ! -x "$GATEWAY_HOME/bin/gateway" ]; then
     die "no distribution in $GATEWAY_HOME: build it first (./mvnw -q package -DskipTests)"
+fi
+if [[ " $ROWS " == *" baseline "* ]] && [ ! -x "${BASELINE_HOME:-}/bin/gateway" ]; then
+    die "the baseline row needs BASELINE_HOME, an unpacked distribution (distribution/target/gateway of another build)"
 fi
 largest=$(printf '%s\n' $CONNECTIONS | sort -n | tail -n1)
 mkdir -p "$work/rows" "$(dirname "$RESULT_FILE")"
@@ -92,6 +102,38 @@ measure() {
     rm -f "$work"/step-*.json
 }
 
+# limited_key DATABASE_URL: a new workspace key whose rpm and tpm limits the load never reaches, so
+# every request is reserved and settled; printed alone on stdout.
+limited_key() {
+    GATEWAY_DATABASE_URL=$1 "$GATEWAY_HOME/bin/gateway" keys create --name bench-limits \
+        --rpm 1000000000 --tpm 1000000000000 2> "$work/keys.log" \
+        || { cat "$work/keys.log" >&2; die "the limited key could not be created"; }
+}
+
+# gateway_row NAME: the gateway row or one of its variants (limits, redis, baseline), then its
+# cold starts, added to the row's JSON as cold_start_ms.
+gateway_row() {
+    local name=$1 database=jdbc:sqlite:$work/$1.db key=$KEY home=$GATEWAY_HOME
+    [ "$name" = baseline ] && GATEWAY_HOME=$BASELINE_HOME
+    [ "$RECORD_CACHE" = 1 ] && [ "$name" != limits ] && [ "$name" != redis ] && record_cache
+    migrate_database "$database"
+    case $name in limits | redis) key=$(limited_key "$database") ;; esac
+    if [ "$name" = redis ]; then
+        GATEWAY_REDIS_URL=$REDIS_URL start_gateway "$GATEWAY_PORT" "$UPSTREAM_PORT" "$database" "$KEY"
+    else
+        start_gateway "$GATEWAY_PORT" "$UPSTREAM_PORT" "$database" "$KEY"
+    fi
+    measure "$name" "http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions" "openai/$MODEL" "$key" "$GATEWAY_PID"
+    retire "$GATEWAY_PID"
+    if [ "$name" = gateway ] || [ "$name" = baseline ]; then
+        cold_starts "$database" > "$work/cold-starts-$name.txt"
+        log "$name cold starts: $(tr '\n' ' ' < "$work/cold-starts-$name.txt")ms"
+        jq --slurpfile cold "$work/cold-starts-$name.txt" '.cold_start_ms = $cold' "$work/rows/$name.json" > "$work/row.json"
+        mv "$work/row.json" "$work/rows/$name.json"
+    fi
+    GATEWAY_HOME=$home
+}
+
 # record_cache: a first start of the distribution, given the kinds of load measured (kept-alive
 # connections, new ones, streams), then stopped: bin/gateway writes its AOT cache as it exits.
 record_cache() {
@@ -136,16 +178,9 @@ for row in $ROWS; do
             measure portkey "http://127.0.0.1:$PORTKEY_PORT/v1/chat/completions" "$MODEL" sk-unused "$PORTKEY_PID" \
                 "x-portkey-provider: openai" "x-portkey-custom-host: $UPSTREAM"
             retire "$PORTKEY_PID" ;;
-        gateway)
-            [ "$RECORD_CACHE" = 1 ] && record_cache
-            database=jdbc:sqlite:$work/gateway.db
-            migrate_database "$database"
-            start_gateway "$GATEWAY_PORT" "$UPSTREAM_PORT" "$database" "$KEY"
-            measure gateway "http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions" "openai/$MODEL" "$KEY" "$GATEWAY_PID"
-            retire "$GATEWAY_PID"
-            cold_starts "$database" > "$work/cold-starts.txt"
-            log "gateway cold starts: $(tr '\n' ' ' < "$work/cold-starts.txt")ms" ;;
-        *) die "unknown row $row (ROWS takes direct, nginx, portkey, gateway)" ;;
+        gateway | limits | redis | baseline)
+            gateway_row "$row" ;;
+        *) die "unknown row $row (ROWS takes direct, nginx, portkey, gateway, limits, redis, baseline)" ;;
     esac
 done
 core_after="$(core_ms "$PROXY_CPU") $(core_ms "$LOAD_CPU")"
@@ -166,7 +201,7 @@ jq -n --arg time "$(date -u +%FT%TZ)" --arg commit "$commit" \
     --argjson connections "$(printf '%s\n' $CONNECTIONS | jq -s .)" --argjson warmup "$WARMUP_S" \
     --argjson duration "$DURATION_S" --argjson gap "$STREAM_GAP_MS" --argjson proxy_cpu "$PROXY_CPU" \
     --argjson load_cpu "$LOAD_CPU" \
-    --argjson cold "$(jq -s . "$work/cold-starts.txt" 2> /dev/null || echo '[]')" \
+    --argjson cold "$(jq -s . "$work/cold-starts-gateway.txt" 2> /dev/null || echo '[]')" \
     --slurpfile rows <(for row in $ROWS; do cat "$work/rows/$row.json"; done) \
     -f "$harness_dir/summary.jq" > "$RESULT_FILE"
 jq -r -f "$harness_dir/table.jq" "$RESULT_FILE" > "${RESULT_FILE%.json}.md"

@@ -46,8 +46,16 @@ def atleast($limit): if . == null then null else . >= $limit end;
        added_p99_ms: {nginx: minus($n.p99_ms; $d.p99_ms), portkey: minus($p.p99_ms; $d.p99_ms),
                       gateway: minus($g.p99_ms; $d.p99_ms)}}],
     stream_added_ttfb_ms: (row("direct").stream.ttfb_ms as $d |
-      {nginx: minus(row("nginx").stream.ttfb_ms; $d), portkey: minus(row("portkey").stream.ttfb_ms; $d),
-       gateway: minus(row("gateway").stream.ttfb_ms; $d)})
+      {nginx: null, portkey: null, gateway: null} +
+      ($rows | map(select(.name != "direct") | {(.name): minus(.stream.ttfb_ms; $d)}) | add)),
+    # The gateway row's variants (limits, redis, baseline) beside it: what each costs or saves.
+    beside_gateway: ($rows | map(select(.name | IN("direct", "nginx", "portkey", "gateway") | not)) | map(.name as $n |
+      {(.name): {load: [$connections[] as $c | step($n; $c) as $x | step("gateway"; $c) as $g |
+                        {connections: $c, over_gateway: ratio($x.rps; $g.rps),
+                         p50_minus_gateway_ms: minus($x.p50_ms; $g.p50_ms),
+                         p99_minus_gateway_ms: minus($x.p99_ms; $g.p99_ms)}],
+                 ttfb_minus_gateway_ms: minus(.stream.ttfb_ms; row("gateway").stream.ttfb_ms),
+                 peak_rss_mb: (.rss_peak_kb | kb_to_mb)}}) | add // {})
   }
 }
 | .ratios as $r | ($r.load | map({(.connections | tostring): .}) | add // {}) as $at |

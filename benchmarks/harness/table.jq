@@ -58,6 +58,19 @@ rule(7),
      (if $name == "direct" then "" else $r.ratios.stream_added_ttfb_ms[$name] | fmt(2) end),
      (.total_ms | fmt(1)), ($row.rss_idle_kb | mb | fmt(1)), ($row.rss_peak_kb | mb | fmt(1))] | cells),
 "",
+(if ($r.ratios.beside_gateway // {}) == {} then empty else
+    "Beside the gateway row (÷ gateway is req/s over the gateway row's; + is the difference):",
+    "",
+    (["row", "conns", "÷ gateway", "+p50 ms", "+p99 ms"] | cells),
+    rule(5),
+    ($r.ratios.beside_gateway | to_entries[] | .key as $name | .value.load[] |
+        [$name, (.connections | tostring), (.over_gateway | fmt(3)), (.p50_minus_gateway_ms | fmt(3)),
+         (.p99_minus_gateway_ms | fmt(3))] | cells),
+    "",
+    ($r.ratios.beside_gateway | to_entries[] | "\(.key): TTFB \(.value.ttfb_minus_gateway_ms | fmt(2)) ms beside the gateway row's" +
+        (if .key == "baseline" then "; cold starts " + (($r.rows.baseline.cold_start_ms // []) | map(fmt(0)) | join(", ")) + " ms" else "" end) + "."),
+    ""
+ end),
 "Gateway cold starts, `bin/gateway` to its first answered `/api/v1/models`: " +
     (if ($r.gateway_cold_start_ms | length) == 0 then "not measured."
      else ($r.gateway_cold_start_ms | map(fmt(0)) | join(", ")) + " ms." end),
