@@ -4,6 +4,7 @@ import io.aigw.runtime.cli.Command;
 import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.cli.PluginsCommand;
 import io.aigw.runtime.cli.Usage;
+import io.aigw.runtime.cli.UsageCommand;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.PluginsConfig;
@@ -20,6 +21,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
@@ -40,6 +42,7 @@ public final class Main {
                 System.exit(KeysCommand.USAGE);
             }
             case Command.Keys keys -> System.exit(manageKeys(runtimeSettings(), keys.args()));
+            case Command.UsageReport report -> System.exit(reportUsage(runtimeSettings(), report.args()));
             case Command.Plugins plugins -> System.exit(askAboutPlugins(new Settings(loadConfig(), System.getenv()),
                     plugins.args()));
             case Command.Migrate migrate -> System.exit(migrate(runtimeSettings()));
@@ -110,6 +113,20 @@ public final class Main {
         } catch (ConfigurationException e) {
             System.err.println("gateway keys: " + e.getMessage());
             return KeysCommand.USAGE;
+        }
+    }
+
+    /** {@code gateway usage ...}: reads the store directly, with only warnings logged. */
+    private static int reportUsage(Settings settings, List<String> args) {
+        Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
+        try (GatewayStore store = JdbcStore.open(DatabaseConfig.read(settings))) {
+            return new UsageCommand(store, Clock.systemUTC(), System.out, System.err).run(args);
+        } catch (StoreException e) {
+            System.err.println("gateway usage: " + e.getMessage());
+            return UsageCommand.STORE_FAILED;
+        } catch (ConfigurationException e) {
+            System.err.println("gateway usage: " + e.getMessage());
+            return UsageCommand.USAGE;
         }
     }
 

@@ -5,7 +5,6 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.UsageQuery;
-import io.aigw.runtime.store.UsageQuery.Dimension;
 import io.aigw.runtime.store.UsageRow;
 import io.helidon.common.media.type.MediaType;
 import io.helidon.common.media.type.MediaTypes;
@@ -115,13 +114,4 @@ public final class AdminUsageService implements HttpService {
         return false;
     }
 
-    /** The dimensions a report is grouped by, as its parameters and answers name them. */
-    static Dimension dimension(String name) {
-        return switch (name) {
-            case "key" -> Dimension.KEY;
-            case "model" -> Dimension.MODEL;
-            case "day" -> Dimension.DAY;
-            default -> throw new IllegalArgumentException(name);
-        };
-    }
 }

@@ -6,14 +6,10 @@ import io.aigw.runtime.store.UsageQuery;
 import io.aigw.runtime.store.UsageQuery.Dimension;
 import io.helidon.common.parameters.Parameters;
 import java.time.DateTimeException;
-import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -24,10 +20,6 @@ import java.util.Set;
  * or unix seconds) standing for its day in UTC, since the report sums whole days.
  */
 final class UsageParameters {
-    /** The days the report counts in: a four-digit year, as the CSV and the answers write it. */
-    private static final LocalDate EARLIEST = LocalDate.of(1970, 1, 1);
-    private static final LocalDate LATEST = LocalDate.of(9999, 12, 31);
-
     private UsageParameters() {
     }
 
@@ -43,20 +35,16 @@ final class UsageParameters {
 
     /** The names of {@code dimensions}, in the order key, model, day. */
     static List<String> names(Set<Dimension> dimensions) {
-        return Arrays.stream(Dimension.values()).filter(dimensions::contains)
-                .map(dimension -> dimension.name().toLowerCase(Locale.ROOT)).toList();
+        return Arrays.stream(Dimension.values()).filter(dimensions::contains).map(Dimension::label).toList();
     }
 
     private static Set<Dimension> groupBy(Parameters query) {
         String text = query.first("group_by").orElse("key");
         Set<Dimension> dimensions = EnumSet.noneOf(Dimension.class);
         for (String name : text.split(",", -1)) {
-            try {
-                dimensions.add(AdminUsageService.dimension(name.strip()));
-            } catch (IllegalArgumentException e) {
-                throw new ApiException(ApiError.invalidRequest("group_by", "'group_by' must be key, model or day,"
-                        + " or several of them separated by commas (key,day)."));
-            }
+            dimensions.add(Dimension.named(name.strip()).orElseThrow(() -> new ApiException(ApiError.invalidRequest(
+                    "group_by", "'group_by' must be key, model or day, or several of them separated by commas"
+                            + " (key,day)."))));
         }
         return dimensions;
     }
@@ -65,17 +53,14 @@ final class UsageParameters {
         return query.first(name).asOptional().map(text -> {
             LocalDate day;
             try {
-                day = text.length() == 10 && text.charAt(4) == '-' ? LocalDate.parse(text)
-                        : text.chars().allMatch(Character::isDigit)
-                        ? LocalDate.ofInstant(Instant.ofEpochSecond(Long.parseLong(text)), ZoneOffset.UTC)
-                        : LocalDate.ofInstant(Instant.parse(text), ZoneOffset.UTC);
-            } catch (DateTimeException | NumberFormatException e) {
+                day = UsageQuery.day(text);
+            } catch (DateTimeException e) {
                 throw new ApiException(ApiError.invalidRequest(name, "'" + name + "' must be a day such as"
                         + " 2026-01-31, or an instant (ISO-8601 or unix seconds) standing for its day in UTC."));
             }
-            if (day.isBefore(EARLIEST) || day.isAfter(LATEST)) {
-                throw new ApiException(ApiError.invalidRequest(name, "'" + name + "' must be between " + EARLIEST
-                        + " and " + LATEST + "."));
+            if (!UsageQuery.isCounted(day)) {
+                throw new ApiException(ApiError.invalidRequest(name, "'" + name + "' must be between "
+                        + UsageQuery.EARLIEST + " and " + UsageQuery.LATEST + "."));
             }
             return day;
         });
