@@ -21,19 +21,25 @@ public final class RawCaller {
 
     /** Writes a chat completion request with the test gateway's key and {@code body} on {@code caller}. */
     public static void sendChat(Socket caller, String body) throws IOException {
+        sendChat(caller, TestGateway.KEY, body);
+    }
+
+    /** Writes a chat completion request with the workspace key {@code key} and {@code body} on {@code caller}. */
+    public static void sendChat(Socket caller, String key, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        send(caller, "POST /api/v1/chat/completions", "Content-Type: application/json\r\nContent-Length: "
+        send(caller, "POST /api/v1/chat/completions", key, "Content-Type: application/json\r\nContent-Length: "
                 + bytes.length + "\r\n", bytes);
     }
 
     /** Writes a {@code GET} of {@code path} with the test gateway's key on {@code caller}. */
     public static void sendGet(Socket caller, String path) throws IOException {
-        send(caller, "GET " + path, "", new byte[0]);
+        send(caller, "GET " + path, TestGateway.KEY, "", new byte[0]);
     }
 
-    private static void send(Socket caller, String requestLine, String headers, byte[] body) throws IOException {
+    private static void send(Socket caller, String requestLine, String key, String headers, byte[] body)
+            throws IOException {
         OutputStream out = caller.getOutputStream();
-        out.write((requestLine + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestGateway.KEY
+        out.write((requestLine + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
                 + "\r\n" + headers + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(body);
         out.flush();
