@@ -22,6 +22,7 @@ public final class CallReport {
     private boolean streamed;
     private boolean answerBegan;
     private boolean refusedByUpstream;
+    private boolean cutShort;
     private int refusedStatus;
     private long relayedTextBytes;
     private List<BilledAttempt> billedAttempts = List.of();
@@ -106,6 +107,15 @@ public final class CallReport {
      */
     public void cutShort(int status) {
         this.status = status;
+        this.cutShort = true;
+    }
+
+    /**
+     * Whether an upstream's successful answer began to reach the caller and did not end whole: the
+     * upstream broke or went silent, or the caller left.
+     */
+    public boolean answerWasCut() {
+        return cutShort && answerBegan;
     }
 
     public void usage(TokenUsage usage) {
@@ -127,12 +137,15 @@ public final class CallReport {
         return refusedByUpstream;
     }
 
-    /** Records the bytes of generated text a stream relayed so far, for an estimate where it reports no usage. */
+    /**
+     * Records the bytes of generated text relayed so far, by a stream or by a plain answer relayed as
+     * it arrives, for an estimate where it reports no usage.
+     */
     public void relayedText(long bytes) {
         this.relayedTextBytes = bytes;
     }
 
-    /** The bytes of generated text the stream relayed ({@link TextEstimate}), 0 for a plain answer. */
+    /** The bytes of generated text relayed ({@link TextEstimate}); 0 for a plain answer read whole. */
     public long relayedTextBytes() {
         return relayedTextBytes;
     }

@@ -12,11 +12,12 @@ import java.util.function.LongSupplier;
  *   <li>usage the upstream reported gives the cost: the cost it reported, else its counts at the
  *       model's price, whether the answer ended whole or not;</li>
  *   <li>a stream that reported no usage (cut by the caller or the upstream before its last chunk,
- *       or an upstream that does not send one) is charged for what was relayed, estimated
- *       ({@link TextEstimate}): the prompt's text and the text the stream relayed;</li>
+ *       or an upstream that does not send one), and a plain answer cut short after it began to
+ *       reach the caller, are charged for what was relayed, estimated ({@link TextEstimate}): the
+ *       prompt's text and the text relayed;</li>
  *   <li>a request no upstream billed costs nothing: none was tried, or the last one answered with
  *       an error status and no usage;</li>
- *   <li>anything else is unknown: a plain answer without usage, or one cut short before its usage.</li>
+ *   <li>anything else is unknown: a whole plain answer without usage.</li>
  * </ul>
  */
 public record Charge(TokenUsage tokens, Cost cost) {
@@ -33,7 +34,7 @@ public record Charge(TokenUsage tokens, Cost cost) {
         if (counted || usage.reportedCost().isPresent()) {
             return new Charge(usage, prices.cost(report.provider(), report.upstreamModel(), usage));
         }
-        if (report.isStream()) {
+        if (report.isStream() || report.answerWasCut()) {
             long prompt = TextEstimate.tokens(promptTextBytes.getAsLong());
             long completion = TextEstimate.tokens(report.relayedTextBytes());
             TokenUsage estimate = new TokenUsage(prompt, completion, prompt + completion);

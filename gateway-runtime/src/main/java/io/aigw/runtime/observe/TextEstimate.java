@@ -88,6 +88,72 @@ public final class TextEstimate {
         return false;
     }
 
+    /**
+     * The same count as {@link #textBytes} over a body that arrives in parts, split anywhere, even
+     * inside a string: for a plain answer relayed as it arrives, none of it kept. Not thread-safe.
+     */
+    public static final class Tally {
+        /** The longest text member's name: a string longer than this is no member. */
+        private static final int LONGEST_MEMBER = 17;
+        private final byte[] name = new byte[LONGEST_MEMBER];
+        private long text;
+        private boolean inString;
+        private boolean escaped;
+        /** The string being read is the value of a text member: its bytes count. */
+        private boolean counting;
+        /** The string being read may be a member's name: its bytes so far, up to {@link #LONGEST_MEMBER}. */
+        private int nameLength;
+        /** A text member's name was read: a colon next makes the next string count. */
+        private boolean memberRead;
+        /** A text member's name and its colon were read: the next string counts. */
+        private boolean valueCounts;
+
+        /** Counts {@code bytes[from, to)}, the next part of the body. */
+        public void add(byte[] bytes, int from, int to) {
+            for (int i = from; i < to; i++) {
+                byte b = bytes[i];
+                if (inString) {
+                    if (escaped) {
+                        escaped = false;
+                    } else if (b == '\\') {
+                        escaped = true;
+                    } else if (b == '"') {
+                        inString = false;
+                        memberRead = !counting && isTextMember(name, 0, nameLength);
+                        continue;
+                    }
+                    if (counting) {
+                        text++;
+                    } else if (nameLength <= LONGEST_MEMBER) {
+                        if (nameLength < LONGEST_MEMBER) {
+                            name[nameLength] = b;
+                        }
+                        nameLength++;
+                    }
+                    continue;
+                }
+                if (b == '"') {
+                    inString = true;
+                    counting = valueCounts;
+                    valueCounts = false;
+                    memberRead = false;
+                    nameLength = 0;
+                } else if (b == ':') {
+                    valueCounts = memberRead;
+                    memberRead = false;
+                } else if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                    valueCounts = false;
+                    memberRead = false;
+                }
+            }
+        }
+
+        /** The bytes of text counted so far. */
+        public long textBytes() {
+            return text;
+        }
+    }
+
     private static byte[][] members(String... names) {
         byte[][] bytes = new byte[names.length][];
         for (int i = 0; i < names.length; i++) {

@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.observe.CallReport;
+import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.pricing.Cost;
@@ -12,6 +13,7 @@ import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,21 +58,26 @@ final class JsonRelay {
             TokenUsage usage = ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
             Cost cost = costHeader.get().cost(provider.prefix(), report.upstreamModel(), usage);
             response.header(ChatForwarder.COST_HEADER, cost.amount().map(Usd::toString).orElse("unknown"));
+            report.usage(usage);
             response.send(answer);
             report.answered(status, System.nanoTime());
-            report.usage(usage);
             return new Answered(status);
         }
-        response.send(answer);
-        report.answered(status, System.nanoTime());
-        // Counted after the answer is out: the caller does not wait for it.
-        report.usage(ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE));
+        try {
+            response.send(answer);
+            report.answered(status, System.nanoTime());
+        } finally {
+            // Counted after the answer is out, so that the caller does not wait for it; and counted
+            // when sending it failed too, since the upstream billed it all the same.
+            report.usage(ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE));
+        }
         return new Answered(status);
     }
 
     /**
      * Relays an answer larger than {@link #WHOLE_LIMIT}, starting with the part already read, then
-     * the rest of {@code in} as it arrives. Its usage is read from its last {@link #TAIL} bytes.
+     * the rest of {@code in} as it arrives. Its usage is read from its last {@link #TAIL} bytes; an
+     * answer cut short is charged by the text that reached the caller ({@link TextEstimate.Tally}).
      */
     CallOutcome relay(ServerResponse response, HttpClientResponse upstream, int status, UpstreamBody start,
                       InputStream in, Provider provider, Deadlines.Deadline deadline, CallReport report) {
@@ -83,20 +90,25 @@ final class JsonRelay {
         report.answered(status, System.nanoTime());
         byte[] tail = new byte[TAIL];
         int tailLength = keepTail(tail, 0, start.bytes(), start.bytes().length);
+        TextEstimate.Tally relayed = new TextEstimate.Tally();
         OutputStream out;
         try {
             out = response.outputStream();
             out.write(start.bytes());
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException | ServerConnectionException e) {
+            // Helidon reports a write to a connection the caller closed as a ServerConnectionException.
             return new CallerLeft();
         }
+        relayed.add(start.bytes(), 0, start.bytes().length);
         byte[] buffer = new byte[COPY_BUFFER];
         while (true) {
             int n;
             try {
                 n = in.read(buffer);
-            } catch (IOException | UncheckedIOException e) {
+            } catch (IOException | RuntimeException e) {
+                // The client reports a connection that ended short of the body's length unchecked.
                 deadline.close();
+                report.relayedText(relayed.textBytes());
                 return AnswerCut.of(deadline.reason(), provider, timeouts, false);
             }
             if (n < 0) {
@@ -105,9 +117,11 @@ final class JsonRelay {
             tailLength = keepTail(tail, tailLength, buffer, n);
             try {
                 out.write(buffer, 0, n);
-            } catch (IOException | UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException | ServerConnectionException e) {
+                report.relayedText(relayed.textBytes());
                 return new CallerLeft();
             }
+            relayed.add(buffer, 0, n);
         }
         report.usage(ReportedUsage.inAnswer(tail, 0, tailLength).orElse(TokenUsage.NONE));
         try {

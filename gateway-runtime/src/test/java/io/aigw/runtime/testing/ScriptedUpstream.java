@@ -151,6 +151,14 @@ public final class ScriptedUpstream implements AutoCloseable {
             out.flush();
         }
 
+        /**
+         * Closes the connection in good order, every byte written delivered: before the end of a body
+         * whose length was announced, the upstream stopped short.
+         */
+        public void close() throws IOException {
+            socket.close();
+        }
+
         /** Drops the connection without ending the body, as a crashed upstream would. */
         public void abort() throws IOException {
             socket.setSoLinger(true, 0);
