@@ -137,6 +137,54 @@ public final class SchemaMigrationsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aVersionTwoDatabaseKeepsItsCostsRollupAndPriceTablesThroughTheLaterMigrations(String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), List.of(new V1__WorkspaceKeysAndUsage(),
+                    new V2__UsageCostAndDailyRollup()));
+            database.execute("INSERT INTO workspace_keys (id, name, key_hash, admin, created_at)"
+                    + " VALUES ('key_1', 'billing', '" + "a".repeat(64) + "', FALSE, 1)");
+            // A priced record, an estimated one, a failed attempt that was billed, and one of unknown cost.
+            database.execute("INSERT INTO usage_records (recorded_at, key_id, requested_model, provider,"
+                    + " upstream_model, status, prompt_tokens, completion_tokens, total_tokens, latency_micros,"
+                    + " first_byte_micros, fallbacks, cost_nanos, cost_basis, price_version, failed_attempt) VALUES"
+                    + " (1795608000000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 200, 10, 5, 15, 900, 400, 0,"
+                    + " 62500, 2, 'a15116982ecb', FALSE),"
+                    + " (1795608001000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 499, 3, 1, 4, 900, 400, 0,"
+                    + " 13750, 3, 'a15116982ecb', FALSE),"
+                    + " (1795608002000, 'key_1', 'gateway/auto', 'openai', 'gpt-5', 503, 30, 0, 30, 0, -1, 0,"
+                    + " 37500, 2, 'a15116982ecb', TRUE),"
+                    + " (1795608003000, 'key_1', 'xai/grok-9', 'xai', 'grok-9', 200, 7, 3, 10, 800, 300, 0,"
+                    + " NULL, 0, NULL, FALSE)");
+            database.execute("INSERT INTO usage_daily (day, key_id, provider, model, requests, prompt_tokens,"
+                    + " completion_tokens, total_tokens, cost_nanos, costed, unknown_cost, estimated_cost) VALUES"
+                    + " (20782, 'key_1', 'openai', 'gpt-5', 2, 43, 6, 49, 113750, 3, 0, 1),"
+                    + " (20782, 'key_1', 'xai', 'grok-9', 1, 7, 3, 10, 0, 0, 1, 0)");
+            database.execute("INSERT INTO price_tables (version, canonical, first_used_at)"
+                    + " VALUES ('a15116982ecb', '{\"openai\":{}}', 1795608000000)");
+            List<String> records = database.column(RECORDS);
+            List<String> rollup = database.column(ROLLUP);
+
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(SHIPPED, database.appliedVersions());
+            assertEquals(4, records.size());
+            assertEquals(records, database.column(RECORDS));
+            assertEquals(rollup, database.column(ROLLUP));
+            assertEquals(List.of("a15116982ecb {\"openai\":{}}"),
+                    database.column("SELECT version || ' ' || canonical FROM price_tables"));
+        }
+    }
+
+    private static final String RECORDS = "SELECT recorded_at || ' ' || key_id || ' ' || provider || ' ' || status"
+            + " || ' ' || total_tokens || ' ' || COALESCE(CAST(cost_nanos AS VARCHAR(20)), 'null') || ' '"
+            + " || cost_basis || ' ' || COALESCE(price_version, 'null') || ' '"
+            + " || CASE WHEN failed_attempt THEN 'failed' ELSE 'request' END FROM usage_records ORDER BY recorded_at";
+    private static final String ROLLUP = "SELECT day || ' ' || key_id || ' ' || provider || ' ' || model || ' '"
+            + " || requests || ' ' || total_tokens || ' ' || cost_nanos || ' ' || costed || ' ' || unknown_cost"
+            + " || ' ' || estimated_cost FROM usage_daily ORDER BY day, key_id, provider, model";
+
     /** A migration after the shipped ones, as the next schema change will be. */
     public static final class V1000__AddNotes extends BaseJavaMigration {
         @Override
