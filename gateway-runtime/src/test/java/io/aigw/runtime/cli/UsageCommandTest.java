@@ -9,13 +9,18 @@ import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.UsageRecord;
+import io.aigw.runtime.testing.KeysApi;
+import io.aigw.runtime.testing.TestGateway;
+import jakarta.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -134,6 +139,37 @@ public final class UsageCommandTest {
                         + "  estimated_cost",
                 "total         0              0                  0             0   unknown             0"
                         + "               0") + NL, report.out());
+    }
+
+    @Test
+    void theTableHoldsTheFiguresTheAdminApiReportsForTheSameQuery() {
+        String query = "from=2026-11-24&to=2026-11-25&group_by=key,model,day";
+        JsonObject report;
+        try (TestGateway gateway = TestGateway.start(Map.of("gateway.database.url", "jdbc:sqlite:"
+                + folder.resolve("gateway.db"), "gateway.access-log", "off"), Map.of())) {
+            HttpResponse<String> answer = gateway.send(gateway.request("/admin/v1/usage?" + query).build());
+            assertEquals(200, answer.statusCode(), answer.body());
+            report = KeysApi.json(answer.body());
+        }
+        List<List<String>> fromApi = new ArrayList<>();
+        for (JsonObject row : report.getJsonArray("data").getValuesAs(JsonObject.class)) {
+            fromApi.add(List.of(row.getString("key_id"), row.getString("key_name"), row.getString("provider"),
+                    row.getString("model"), row.getString("day"), number(row, "requests"), number(row, "prompt_tokens"),
+                    number(row, "completion_tokens"), number(row, "total_tokens"),
+                    row.isNull("cost_usd") ? "unknown" : row.getString("cost_usd"), number(row, "unknown_cost"),
+                    number(row, "estimated_cost")));
+        }
+
+        Output table = run("--from", "2026-11-24", "--to", "2026-11-25", "--by", "day,key,model");
+
+        assertEquals(UsageCommand.OK, table.code(), table.err());
+        List<List<String>> lines = table.out().lines().map(line -> List.of(line.split(" +"))).toList();
+        assertEquals(4, fromApi.size(), report.toString());
+        assertEquals(fromApi, lines.subList(1, lines.size() - 1), "the rows, in the report's order");
+    }
+
+    private static String number(JsonObject row, String name) {
+        return row.getJsonNumber(name).toString();
     }
 
     static Stream<List<String>> wrongUsage() {
