@@ -43,7 +43,9 @@ public final class KeysCommandTest {
             + NL + "policies: --models <id or pattern,...|all>  the models it may use ('openai/*')"
             + NL + "          --expires <time|never>            2026-12-31T18:00:00Z, 2026-12-31 or unix seconds"
             + NL + "          --rpm <n|none>                    requests a minute"
-            + NL + "          --tpm <n|none>                    tokens a minute, prompt and completion" + NL;
+            + NL + "          --tpm <n|none>                    tokens a minute, prompt and completion"
+            + NL + "          --budget <usd|none>               US dollars it may spend in each period (20, 0.5)"
+            + NL + "          --period <day|month|none>         the budget's period, UTC; none: the key's life" + NL;
 
     @TempDir
     Path folder;
