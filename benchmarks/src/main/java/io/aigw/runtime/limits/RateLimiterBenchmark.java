@@ -34,7 +34,7 @@ public class RateLimiterBenchmark extends HotPathBenchmark {
     public void setUp() {
         limiter = store.equals("local") ? new LocalLimiter()
                 : new RedisLimiter(URI.create("redis://127.0.0.1:6379"), "aigw-bench:", Duration.ofSeconds(1), 8,
-                        StoreFailurePolicy.DENY, new GatewayMetrics(Metrics::globalRegistry, Set.of()));
+                        StoreFailurePolicy.DENY, new GatewayMetrics(Metrics::globalRegistry, Set.of()), SpendLedger.NONE);
     }
 
     @TearDown
@@ -48,7 +48,7 @@ public class RateLimiterBenchmark extends HotPathBenchmark {
         Decision decision = limiter.reserve("key_bench", LIMITS, 500);
         blackhole.consume(decision);
         if (decision instanceof Decision.Admitted admitted) {
-            admitted.reservation().settle(500);
+            admitted.reservation().settle(500, -1);
         }
     }
 
@@ -58,7 +58,7 @@ public class RateLimiterBenchmark extends HotPathBenchmark {
         Decision decision = limiter.reserve("key_bench", LIMITS, 500);
         blackhole.consume(decision);
         if (decision instanceof Decision.Admitted admitted) {
-            admitted.reservation().settle(120);
+            admitted.reservation().settle(120, -1);
         }
     }
 }

@@ -12,6 +12,7 @@ import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.RoutingSnapshot;
@@ -123,14 +124,13 @@ public final class ChatCompletionsService implements HttpService {
         PriceBook prices = routes.prices();
         try {
             Destination destination = routes.table().destination(chat.model());
-            held = limits.admit(caller, chat, body.length, destination, response);
+            held = limits.admit(caller, chat, body.length, destination, prices, response);
             forwardWatched(chat, destination, response, report, costHeader ? Optional.of(prices) : Optional.empty());
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
             throw e;
         } finally {
-            RateLimitGate.settle(held, report);
             // An answer cut short ends the connection with an exception; the report says how it was cut.
             status = status == 0 ? report.status() : status;
             routes.release();
@@ -139,14 +139,19 @@ public final class ChatCompletionsService implements HttpService {
             report.charged(charge);
             count(report, status, charge);
             String keyId = caller.keyId();
+            Optional<Usd> spent = charge.cost().amount();
             for (CallReport.BilledAttempt attempt : report.billedAttempts()) {
                 Charge billed = Charge.of(attempt, prices);
                 billed.cost().amount().ifPresent(usd -> metrics.cost(attempt.provider(), chat.model(), usd));
+                spent = spent.flatMap(sum -> billed.cost().amount().map(sum::plus));
                 usage.offer(new UsageRecord(Instant.now(), keyId, chat.model(), attempt.provider(),
                         attempt.upstreamModel(), attempt.status(), billed.tokens().promptTokens(),
                         billed.tokens().completionTokens(), billed.tokens().totalTokens(), 0, -1,
                         attempt.fallbacks(), billed.cost(), prices, true));
             }
+            // Settled before the usage record is offered: a spend rebuilt from the records meanwhile
+            // never counts a request twice (see RedisScripts#ADJUST).
+            RateLimitGate.settle(held, report, spent);
             usage.offer(record(keyId, chat, report, status, started, charge, prices));
         }
     }
