@@ -164,6 +164,32 @@ public final class BudgetsTest {
         assertEquals(new BigDecimal("0.0418"), shown.getJsonNumber("remaining_usd").bigDecimalValue());
     }
 
+    @Test
+    void aKeyWithABudgetAskingForAModelWithoutAPriceIsRefusedUnsentAndOneWithoutABudgetIsServed() throws Exception {
+        TestGateway gateway = gateway(false);
+        String[] budgeted = key(gateway, "5");
+        String unpriced = BODY.replace("openai/budget-test", "openai/unpriced-model");
+
+        HttpResponse<String> refused = gateway.client().send(KeysApi.of(gateway)
+                .request("/api/v1/chat/completions", budgeted[0]).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(unpriced)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertEquals(403, refused.statusCode(), refused.body());
+        assertEquals("{\"error\":{\"message\":\"This workspace key has a USD budget and the model"
+                + " 'openai/unpriced-model' has no price in the gateway's price table, so its cost cannot be reserved"
+                + " before the call. Use a priced model, or ask an admin to price it (a pricing in"
+                + " providers.<name>.models).\",\"type\":\"permission_error\",\"param\":\"model\","
+                + "\"code\":\"model_not_priced\"}}", refused.body());
+        assertEquals(List.of(), upstream.pending(), "never sent");
+
+        String plain = KeysApi.json(KeysApi.of(gateway).create("{\"name\":\"plain\"}").body()).getString("key");
+        CompletableFuture<HttpResponse<String>> served = gateway.client().sendAsync(KeysApi.of(gateway)
+                .request("/api/v1/chat/completions", plain).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(unpriced)).build(), HttpResponse.BodyHandlers.ofString());
+        answer(upstream.take(WAIT));
+        assertEquals(200, served.get().statusCode());
+    }
+
     /** 40 streams at once, spread over {@code replicas}, against a USD 1.00 budget, each answered as it arrives. */
     private void spendConcurrently(List<TestGateway> replicas) throws Exception {
         String[] key = key(replicas.get(0), "1.00");
