@@ -169,12 +169,15 @@ final class RateLimitGate {
                 + estimate + ". Retry after the window resets (Retry-After), or set a lower max_completion_tokens.";
     }
 
-    /** What the model may write when the request sets no maximum: its context window, by its catalogue. */
+    /**
+     * What the model may write when the request sets no maximum: its catalogue's
+     * {@code max_output_tokens}, else its context window.
+     */
     private static long outputCap(Destination destination) {
         return switch (destination) {
             case Route route -> route.provider().catalogue().stream()
                     .filter(model -> model.id().equals(route.upstreamModel()))
-                    .mapToLong(ModelEntry::contextLength).findFirst().orElse(TokenEstimate.DEFAULT_OUTPUT_CAP);
+                    .mapToLong(ModelEntry::outputCap).findFirst().orElse(TokenEstimate.DEFAULT_OUTPUT_CAP);
             case AutoChain chain -> TokenEstimate.DEFAULT_OUTPUT_CAP;
         };
     }
