@@ -170,10 +170,29 @@ public final class KeysCommandTest {
     }
 
     @Test
+    void aBudgetIsSetWithItsPeriodChangedAndClearedOnTheCommandLine() throws Exception {
+        Output created = run("create", "--name", "team", "--budget", "20", "--period", "month");
+        assertEquals(KeysCommand.OK, created.code(), created.err());
+        String id = KeyRows.read(databaseUrl()).get(0).id();
+        assertEquals("budget=20/month", policies());
+
+        assertEquals(KeysCommand.OK, run("update", id, "--budget", "0.5", "--period", "none").code());
+        assertEquals("budget=0.5/lifetime", policies());
+        assertEquals(KeysCommand.OK, run("update", id, "--budget", "none").code());
+        assertEquals("-", policies());
+
+        Output periodAlone = run("update", id, "--period", "day");
+        assertEquals(KeysCommand.USAGE, periodAlone.code());
+        assertTrue(periodAlone.err().startsWith("gateway keys: --period needs a --budget"), periodAlone.err());
+    }
+
+    @Test
     void aWrongPolicyValueExits2NamingTheOptionAndStoresNothing() throws Exception {
         for (List<String> args : List.of(List.of("create", "--name", "a", "--rpm", "0"),
                 List.of("create", "--name", "a", "--tpm", "many"), List.of("create", "--name", "a", "--expires", "soon"),
-                List.of("create", "--name", "a", "--models", ","))) {
+                List.of("create", "--name", "a", "--models", ","), List.of("create", "--name", "a", "--budget", "1e3"),
+                List.of("create", "--name", "a", "--budget", "0"),
+                List.of("create", "--name", "a", "--budget", "5", "--period", "week"))) {
             Output output = run(args.toArray(String[]::new));
             assertEquals(KeysCommand.USAGE, output.code(), args.toString());
             assertTrue(output.err().startsWith("gateway keys: --"), output.err());
