@@ -18,8 +18,9 @@ import java.util.Set;
 
 /**
  * The policy members of an admin body ({@code models}, {@code expires_at}, {@code rpm},
- * {@code tpm}, {@code budget_usd}, {@code budget_period}), shared by {@code POST} and {@code PATCH}: a member sent sets that part, one sent
- * as {@code null} clears it, one left out keeps what the key had.
+ * {@code tpm}, {@code budget_usd}, {@code budget_period}), shared by {@code POST} and {@code PATCH}:
+ * a member sent sets that part, one sent as {@code null} clears it, one left out keeps what the key
+ * had. A budget cleared takes its period with it.
  */
 public final class PolicyMembers {
     /** The longest model pattern, as the longest model id a usage record keeps. */

@@ -28,6 +28,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
@@ -139,19 +140,24 @@ public final class ChatCompletionsService implements HttpService {
             report.charged(charge);
             count(report, status, charge);
             String keyId = caller.keyId();
+            List<Charge> attempts = report.billedAttempts().stream()
+                    .map(attempt -> Charge.of(attempt, prices)).toList();
             Optional<Usd> spent = charge.cost().amount();
-            for (CallReport.BilledAttempt attempt : report.billedAttempts()) {
-                Charge billed = Charge.of(attempt, prices);
-                billed.cost().amount().ifPresent(usd -> metrics.cost(attempt.provider(), chat.model(), usd));
+            for (Charge billed : attempts) {
                 spent = spent.flatMap(sum -> billed.cost().amount().map(sum::plus));
+            }
+            // Settled before its usage records are offered: a spend rebuilt from the records meanwhile
+            // never counts a request twice (see RedisScripts#ADJUST).
+            RateLimitGate.settle(held, report, spent);
+            for (int i = 0; i < attempts.size(); i++) {
+                CallReport.BilledAttempt attempt = report.billedAttempts().get(i);
+                Charge billed = attempts.get(i);
+                billed.cost().amount().ifPresent(usd -> metrics.cost(attempt.provider(), chat.model(), usd));
                 usage.offer(new UsageRecord(Instant.now(), keyId, chat.model(), attempt.provider(),
                         attempt.upstreamModel(), attempt.status(), billed.tokens().promptTokens(),
                         billed.tokens().completionTokens(), billed.tokens().totalTokens(), 0, -1,
                         attempt.fallbacks(), billed.cost(), prices, true));
             }
-            // Settled before the usage record is offered: a spend rebuilt from the records meanwhile
-            // never counts a request twice (see RedisScripts#ADJUST).
-            RateLimitGate.settle(held, report, spent);
             usage.offer(record(keyId, chat, report, status, started, charge, prices));
         }
     }

@@ -25,7 +25,10 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * Counts in Redis, shared by every replica that names it: each reservation is one
  * {@link RedisScripts#RESERVE} script, one round trip, over a pool of blocking connections (a
- * virtual thread waiting on one costs no carrier thread).
+ * virtual thread waiting on one costs no carrier thread). A key's budget is checked and reserved in
+ * the same script; when Redis has no count of the period's spend, the script says so, the spend is
+ * read from the {@link SpendLedger} and the script runs again with it: two round trips, once a period
+ * and after Redis lost the count.
  *
  * <p>When Redis cannot be asked, the request is served as {@link StoreFailurePolicy} says, counted
  * in {@code gateway_limit_store_failures_total}; the outage is logged once when it starts and once
@@ -112,8 +115,8 @@ public final class RedisLimiter implements RateLimiter {
             return new Decision.Refused(quota, refused == 1 ? "requests" : refused == 2 ? "tokens" : "budget");
         }
         String generation = budget.applies() ? text(answer.get(6)) : "";
-        return new Decision.Admitted(new Held(keys, start, tokens, generation, budget.applies() ? budget.costNanos() : 0),
-                Optional.of(quota));
+        long cost = budget.applies() ? budget.costNanos() : 0;
+        return new Decision.Admitted(new Held(keys, start, tokens, generation, cost), Optional.of(quota));
     }
 
     private List<?> reserve(List<String> keys, Limits limits, long tokens, BudgetClaim budget, String seed,

@@ -267,7 +267,10 @@ public final class BudgetsTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** A whole stream with its usage, on a connection that then closes: this upstream takes one request a connection. */
+    /**
+     * A whole stream with its usage, on a connection that then closes: this upstream takes one
+     * request a connection.
+     */
     private static void answer(ScriptedUpstream.Exchange exchange) throws Exception {
         exchange.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
                 + "Connection: close\r\n\r\n");
@@ -308,7 +311,8 @@ public final class BudgetsTest {
     }
 
     private static long query(String sql, String keyId) throws SQLException {
-        try (Connection connection = database.connect(); PreparedStatement statement = connection.prepareStatement(sql)) {
+        try (Connection connection = database.connect();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, keyId);
             try (ResultSet rows = statement.executeQuery()) {
                 rows.next();
