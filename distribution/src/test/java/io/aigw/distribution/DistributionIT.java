@@ -232,17 +232,20 @@ public final class DistributionIT {
     void theAdminApiReadsAndWritesItsJsonBodiesOnTheModulePath() throws Exception {
         try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
             HttpResponse<String> created = gateway.post("/admin/v1/keys", MASTER,
-                    "{\"name\":\"ops\",\"team\":[1],\"admin\":true,\"models\":[\"openai/*\"],\"rpm\":60}");
+                    "{\"name\":\"ops\",\"team\":[1],\"admin\":true,\"models\":[\"openai/*\"],\"rpm\":60,"
+                    + "\"budget_usd\":20.50,\"budget_period\":\"month\"}");
             assertEquals(201, created.statusCode(), created.body() + gateway.output());
             assertTrue(created.body().matches("\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
                     + "\"key\":\"sk-gw-[A-Za-z0-9_-]{43}\",\"admin\":true,\"created_at\":\\d+,"
-                    + "\"models\":\\[\"openai/\\*\"],\"expires_at\":null,\"rpm\":60,\"tpm\":null}"), created.body());
+                    + "\"models\":\\[\"openai/\\*\"],\"expires_at\":null,\"rpm\":60,\"tpm\":null,"
+                    + "\"budget_usd\":20.5,\"budget_period\":\"month\"}"), created.body());
 
             HttpResponse<String> listed = gateway.get("/admin/v1/keys", MASTER);
             assertEquals(200, listed.statusCode(), listed.body());
             assertTrue(listed.body().matches("\\{\"data\":\\[\\{\"id\":\"key_[0-9a-f]{16}\",\"name\":\"ops\","
                     + "\"admin\":true,\"created_at\":\\d+,\"revoked_at\":null,\"models\":\\[\"openai/\\*\"],"
-                    + "\"expires_at\":null,\"rpm\":60,\"tpm\":null}]}"), listed.body());
+                    + "\"expires_at\":null,\"rpm\":60,\"tpm\":null,\"budget_usd\":20.5,\"budget_period\":\"month\","
+                    + "\"spent_usd\":0,\"remaining_usd\":20.5}]}"), listed.body());
 
             HttpResponse<String> wrong = gateway.post("/admin/v1/keys", MASTER, "{\"name\":42}");
             assertEquals(400, wrong.statusCode(), wrong.body());
@@ -326,7 +329,7 @@ public final class DistributionIT {
         try (GatewayProcess migrate = GatewayProcess.run(home, env("GATEWAY_AOT_CACHE", ""), "migrate")) {
             assertEquals(0, migrate.awaitExit(), migrate.output());
         }
-        assertEquals(List.of("1", "2", "3"), appliedMigrations(home.resolve("data/gateway.db")));
+        assertEquals(List.of("1", "2", "3", "4"), appliedMigrations(home.resolve("data/gateway.db")));
         assertEquals(List.of(), aotCaches());
 
         var unreachable = env("GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:1/gateway");
@@ -362,7 +365,7 @@ public final class DistributionIT {
             Assumptions.assumeTrue(recording.output().contains("AOTCache creation is complete"),
                     "bin/gateway makes an AOT cache only on a JDK 25 or newer");
         }
-        assertEquals(List.of("1", "2", "3"), appliedMigrations(home.resolve("data/gateway.db")));
+        assertEquals(List.of("1", "2", "3", "4"), appliedMigrations(home.resolve("data/gateway.db")));
 
         Path classes = work.resolve("classes.log");
         // Added to bin/gateway's own options by the JVM itself: a log of where each class came from.
@@ -381,7 +384,7 @@ public final class DistributionIT {
         try (GatewayProcess onANewDatabase = GatewayProcess.start(home, withTheCache)) {
             assertEquals(200, onANewDatabase.get("/api/v1/models", MASTER).statusCode());
         }
-        assertEquals(List.of("1", "2", "3"), appliedMigrations(newDatabase));
+        assertEquals(List.of("1", "2", "3", "4"), appliedMigrations(newDatabase));
         assertTrue(Files.readString(classes).contains(" org.flywaydb.core.Flyway source: "),
                 "Flyway migrated the new database");
     }

@@ -30,7 +30,8 @@ import java.util.Optional;
 /**
  * The model catalogue against its documented format: UTF-8 JSON, an array of objects with a string
  * {@code id}, a string {@code name}, a positive whole number {@code context_length}, a string
- * {@code owned_by} and an optional {@code pricing} ({@link PricingRules}); or an object holding that
+ * {@code owned_by}, an optional positive whole number {@code max_output_tokens} and an optional
+ * {@code pricing} ({@link PricingRules}); or an object holding that
  * array as {@code models}, with an optional {@code prices_as_of} (a day, {@code yyyy-mm-dd}) and
  * {@code prices_source} (a non-blank string). Other fields are allowed, for later versions of the
  * format.
@@ -182,6 +183,12 @@ final class CatalogueRules {
                 || tokens.bigDecimalValue().signum() <= 0 || tokens.bigIntegerValue().bitLength() >= Long.SIZE) {
             problems.add(entry + ": 'context_length' must be a positive whole number of tokens, not "
                     + Describe.value(contextLength));
+        }
+        JsonValue outputCap = model.get("max_output_tokens");
+        if (outputCap != null && (!(outputCap instanceof JsonNumber tokens) || !tokens.isIntegral()
+                || tokens.bigDecimalValue().signum() <= 0 || tokens.bigIntegerValue().bitLength() >= Long.SIZE)) {
+            problems.add(entry + ": 'max_output_tokens' must be a positive whole number of tokens, not "
+                    + Describe.value(outputCap));
         }
         PricingRules.check(model.get("pricing"), entry, problems);
     }

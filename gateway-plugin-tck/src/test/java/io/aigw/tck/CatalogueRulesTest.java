@@ -23,7 +23,8 @@ final class CatalogueRulesTest {
                    "pricing": {"input": 3.00, "cached_input": 0.30, "cache_write": 3.75, "output": 15, "reasoning": 0,
                                "tiers": [{"above_prompt_tokens": 200000, "input": 6, "output": 22.5},
                                          {"above_prompt_tokens": 500000, "input": 9e0, "output": 30}]}},
-                  {"id": "acme-small", "name": "Acme Small", "context_length": 32768, "owned_by": "acme"}
+                  {"id": "acme-small", "name": "Acme Small", "context_length": 32768, "max_output_tokens": 4096,
+                   "owned_by": "acme"}
                 ]}
                 """));
         assertEquals(List.of(), problems("""
@@ -43,6 +44,7 @@ final class CatalogueRulesTest {
             a tier as a number    | "pricing": {"input": 1, "output": 2, "tiers": [5]}                     | entry 1 ('m'): 'pricing': tier 1 must be an object {above_prompt_tokens, ...rates}, not the number 5
             a tier's threshold    | "pricing": {"input": 1, "output": 2, "tiers": [{"input": 2, "output": 4}, {"above_prompt_tokens": 0, "input": 2, "output": 4}]} | entry 1 ('m'): 'pricing': tier 1 has no 'above_prompt_tokens' ++ entry 1 ('m'): 'pricing': tier 2: 'above_prompt_tokens' must be a positive whole number of prompt tokens, not the number 0
             tiers out of order    | "pricing": {"input": 1, "output": 2, "tiers": [{"above_prompt_tokens": 9, "input": 2, "output": 4}, {"above_prompt_tokens": 8, "input": 3, "output": 6}]} | entry 1 ('m'): 'pricing': tier 2: 'above_prompt_tokens' (8) must be more than the tier before's (9): tiers go in ascending order
+            an output cap of 0    | "max_output_tokens": 0                                                 | entry 1 ('m'): 'max_output_tokens' must be a positive whole number of tokens, not the number 0
             a tier's rates        | "pricing": {"input": 1, "output": 2, "tiers": [{"above_prompt_tokens": 9, "input": 2, "tiers": []}]} | entry 1 ('m'): 'pricing': tier 1: 'tiers' is not a member of a price; its members are input, cached_input, cache_write, output, reasoning and above_prompt_tokens ++ entry 1 ('m'): 'pricing': tier 1 has no 'output'
             """)
     void brokenPricingIsNamedProblemByProblem(String what, String pricing, String expected) {

@@ -18,6 +18,7 @@ import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.limits.LocalLimiter;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.limits.RedisLimiter;
+import io.aigw.runtime.limits.SpendLedger;
 import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.ReadinessCheck;
@@ -61,6 +62,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -175,7 +177,8 @@ public final class Gateway implements AutoCloseable {
                 snapshot -> forwarder.release(snapshot.table().byPriority())));
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
-        RateLimiter rateLimiter = rateLimiter(config.rateLimits(), metrics);
+        RateLimiter rateLimiter = rateLimiter(config.rateLimits(), metrics,
+                (keyId, since) -> store.spentSince(keyId, Instant.ofEpochMilli(since)).nanos());
         GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
@@ -247,10 +250,14 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    /** Counters in Redis when {@code gateway.limits.redis-url} names one, else in memory. */
-    private static RateLimiter rateLimiter(RateLimitsConfig config, GatewayMetrics metrics) {
+    /**
+     * Counters in Redis when {@code gateway.limits.redis-url} names one, else in memory; a key's spend
+     * is rebuilt from {@code ledger} (the usage records) where they have no count of it.
+     */
+    private static RateLimiter rateLimiter(RateLimitsConfig config, GatewayMetrics metrics, SpendLedger ledger) {
         return config.redisUrl().<RateLimiter>map(url -> new RedisLimiter(url, config.redisPrefix(),
-                config.redisTimeout(), config.redisPool(), config.onFailure(), metrics)).orElseGet(LocalLimiter::new);
+                config.redisTimeout(), config.redisPool(), config.onFailure(), metrics, ledger))
+                .orElseGet(() -> new LocalLimiter(ledger));
     }
 
     /** {@code stdout}, {@code off}, or a file that lines are appended to. */

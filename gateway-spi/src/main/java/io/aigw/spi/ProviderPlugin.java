@@ -60,6 +60,9 @@ public interface ProviderPlugin {
      * }</pre>
      * A model has the fields {@code id} (the provider's own model id, without the gateway prefix),
      * {@code name}, {@code context_length} (tokens, an integer), {@code owned_by} and, optionally,
+     * {@code max_output_tokens} (the most tokens one answer may hold, an integer; without it the
+     * gateway takes the context length as the output cap when it reserves for a request that sets no
+     * {@code max_completion_tokens}, and a runtime older than the member ignores it) and
      * {@code pricing}. {@code prices_as_of} (a day, {@code yyyy-mm-dd}) and {@code prices_source}
      * (a string, the provider's price page) are optional too; a catalogue without either may be the
      * bare array, as before SPI 1.1.

@@ -2,10 +2,14 @@ package io.aigw.runtime.admin;
 
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.pricing.Usd;
+import io.aigw.runtime.store.BudgetPeriod;
 import io.aigw.runtime.store.KeyPolicy;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -14,8 +18,9 @@ import java.util.Set;
 
 /**
  * The policy members of an admin body ({@code models}, {@code expires_at}, {@code rpm},
- * {@code tpm}), shared by {@code POST} and {@code PATCH}: a member sent sets that part, one sent
- * as {@code null} clears it, one left out keeps what the key had.
+ * {@code tpm}, {@code budget_usd}, {@code budget_period}), shared by {@code POST} and {@code PATCH}:
+ * a member sent sets that part, one sent as {@code null} clears it, one left out keeps what the key
+ * had. A budget cleared takes its period with it.
  */
 public final class PolicyMembers {
     /** The longest model pattern, as the longest model id a usage record keeps. */
@@ -23,6 +28,9 @@ public final class PolicyMembers {
     static final int MAX_PATTERNS = 1000;
     /** Past any real limit, and far from overflowing a counter. */
     static final long MAX_LIMIT = 1_000_000_000_000L;
+
+    /** Far past any key's budget, and far inside what Redis's scripts count exactly (2^53 nano-dollars). */
+    static final BigDecimal MAX_BUDGET = BigDecimal.valueOf(1_000_000);
 
     static final String MODELS_RULE = "'models' must be a non-empty array of model ids or patterns ('openai/*'),"
             + " each at most " + MAX_PATTERN + " characters without control characters; null allows every model.";
@@ -32,6 +40,12 @@ public final class PolicyMembers {
             + ", or null for no limit.";
     static final String TPM_RULE = "'tpm' must be a whole number of tokens a minute from 1 to " + MAX_LIMIT
             + ", or null for no limit.";
+
+    static final String BUDGET_RULE = "'budget_usd' must be a number of US dollars above 0 and at most "
+            + MAX_BUDGET.toPlainString() + " (such as 20 or 0.5), or null for no budget.";
+    static final String PERIOD_RULE = "'budget_period' must be 'day' or 'month' (UTC), or null for a budget over"
+            + " the key's whole life.";
+    static final String PERIOD_WITHOUT_BUDGET = "'budget_period' needs a 'budget_usd': this key has no budget.";
 
     private PolicyMembers() {
     }
@@ -43,6 +57,8 @@ public final class PolicyMembers {
             case "expires_at" -> EXPIRES_RULE;
             case "rpm" -> RPM_RULE;
             case "tpm" -> TPM_RULE;
+            case "budget_usd" -> BUDGET_RULE;
+            case "budget_period" -> PERIOD_RULE;
             default -> null;
         };
     }
@@ -53,12 +69,50 @@ public final class PolicyMembers {
      * @throws ApiException a 400 naming the member at fault
      */
     public static KeyPolicy apply(KeyPolicy base, Set<String> present, JsonValue models, Long expiresAt, Long rpm,
-                                  Long tpm) {
+                                  Long tpm, JsonValue budgetUsd, String budgetPeriod) {
+        Optional<Usd> budget = present.contains("budget_usd") ? budget(budgetUsd) : base.budget();
+        BudgetPeriod period = present.contains("budget_period") ? period(budgetPeriod) : base.period();
+        if (budget.isEmpty()) {
+            if (present.contains("budget_period") && period != BudgetPeriod.LIFETIME) {
+                throw new ApiException(ApiError.invalidRequest("budget_period", PERIOD_WITHOUT_BUDGET));
+            }
+            // A budget cleared takes its period with it: a new budget starts as a lifetime one.
+            period = BudgetPeriod.LIFETIME;
+        }
         return new KeyPolicy(
                 present.contains("models") ? models(models) : base.models(),
                 present.contains("expires_at") ? expiry(expiresAt) : base.expiresAt(),
                 present.contains("rpm") ? limit("rpm", rpm, RPM_RULE) : base.rpm(),
-                present.contains("tpm") ? limit("tpm", tpm, TPM_RULE) : base.tpm());
+                present.contains("tpm") ? limit("tpm", tpm, TPM_RULE) : base.tpm(),
+                budget, period);
+    }
+
+    /** Read as a JSON value: JSON-B would take the string {@code "20"} for a number. */
+    private static Optional<Usd> budget(JsonValue value) {
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return Optional.empty();
+        }
+        if (!(value instanceof JsonNumber number)) {
+            throw new ApiException(ApiError.invalidRequest("budget_usd", BUDGET_RULE));
+        }
+        BigDecimal dollars = number.bigDecimalValue();
+        // Compared before rounding, so that no exponent can make the rounding itself costly.
+        if (dollars.signum() <= 0 || dollars.compareTo(MAX_BUDGET) > 0) {
+            throw new ApiException(ApiError.invalidRequest("budget_usd", BUDGET_RULE));
+        }
+        Usd usd = Usd.of(dollars);
+        if (usd.nanos() == 0) {
+            throw new ApiException(ApiError.invalidRequest("budget_usd", BUDGET_RULE));
+        }
+        return Optional.of(usd);
+    }
+
+    private static BudgetPeriod period(String label) {
+        if (label == null) {
+            return BudgetPeriod.LIFETIME;
+        }
+        return BudgetPeriod.ofLabel(label).orElseThrow(
+                () -> new ApiException(ApiError.invalidRequest("budget_period", PERIOD_RULE)));
     }
 
     /** Read as a JSON value, not a list: JSON-B reports a list of the wrong kind without naming its member. */

@@ -12,6 +12,7 @@ import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.RoutingSnapshot;
@@ -27,6 +28,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
@@ -123,14 +125,13 @@ public final class ChatCompletionsService implements HttpService {
         PriceBook prices = routes.prices();
         try {
             Destination destination = routes.table().destination(chat.model());
-            held = limits.admit(caller, chat, body.length, destination, response);
+            held = limits.admit(caller, chat, body.length, destination, prices, response);
             forwardWatched(chat, destination, response, report, costHeader ? Optional.of(prices) : Optional.empty());
             status = report.status();
         } catch (ApiException e) {
             status = e.error().status().code();
             throw e;
         } finally {
-            RateLimitGate.settle(held, report);
             // An answer cut short ends the connection with an exception; the report says how it was cut.
             status = status == 0 ? report.status() : status;
             routes.release();
@@ -139,8 +140,18 @@ public final class ChatCompletionsService implements HttpService {
             report.charged(charge);
             count(report, status, charge);
             String keyId = caller.keyId();
-            for (CallReport.BilledAttempt attempt : report.billedAttempts()) {
-                Charge billed = Charge.of(attempt, prices);
+            List<Charge> attempts = report.billedAttempts().stream()
+                    .map(attempt -> Charge.of(attempt, prices)).toList();
+            Optional<Usd> spent = charge.cost().amount();
+            for (Charge billed : attempts) {
+                spent = spent.flatMap(sum -> billed.cost().amount().map(sum::plus));
+            }
+            // Settled before its usage records are offered: a spend rebuilt from the records meanwhile
+            // never counts a request twice (see RedisScripts#ADJUST).
+            RateLimitGate.settle(held, report, spent);
+            for (int i = 0; i < attempts.size(); i++) {
+                CallReport.BilledAttempt attempt = report.billedAttempts().get(i);
+                Charge billed = attempts.get(i);
                 billed.cost().amount().ifPresent(usd -> metrics.cost(attempt.provider(), chat.model(), usd));
                 usage.offer(new UsageRecord(Instant.now(), keyId, chat.model(), attempt.provider(),
                         attempt.upstreamModel(), attempt.status(), billed.tokens().promptTokens(),

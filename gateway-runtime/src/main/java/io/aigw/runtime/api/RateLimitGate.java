@@ -3,6 +3,7 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.limits.BudgetClaim;
 import io.aigw.runtime.limits.Decision;
 import io.aigw.runtime.limits.LimitHeaders;
 import io.aigw.runtime.limits.Limits;
@@ -13,16 +14,22 @@ import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.plugin.ModelEntry;
+import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.store.KeyPolicy;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
- * A chat completion's passage through its key's rate limits: before it is forwarded, one request
- * and its estimated tokens are reserved, or it is refused with 429 and no upstream is called;
- * after, the reservation is settled to what the answer used, or released when no answer began.
+ * A chat completion's passage through its key's rate limits and budget: before it is forwarded, one
+ * request, its estimated tokens and its estimated cost are reserved, or it is refused with 429 and
+ * no upstream is called; after, the reservation is settled to what the answer used and cost, or
+ * released when no answer began.
  */
 final class RateLimitGate {
     private final RateLimiter limiter;
@@ -39,22 +46,33 @@ final class RateLimitGate {
     }
 
     /**
-     * Reserves for {@code chat} against the caller's limits and puts the key's {@code x-ratelimit-*}
-     * headers on the answer.
+     * Reserves for {@code chat} against the caller's limits and budget and puts the key's
+     * {@code x-ratelimit-*} headers on the answer.
      *
-     * @throws ApiException 429 when it does not fit, 503 when the limit store cannot tell and the
-     *                      gateway is told to deny then
+     * @throws ApiException 429 when it does not fit, 403 when the key has a budget and the model no
+     *                      price, 503 when the limit store cannot tell and the gateway is told to deny then
      */
-    Held admit(Caller caller, ChatRequest chat, int bodyBytes, Destination destination, ServerResponse response) {
-        if (!caller.policy().limitsRate()) {
+    Held admit(Caller caller, ChatRequest chat, int bodyBytes, Destination destination, PriceBook prices,
+               ServerResponse response) {
+        KeyPolicy policy = caller.policy();
+        if (!policy.reserves()) {
             return Held.NOTHING;
         }
-        Limits limits = Limits.of(caller.policy());
-        long estimate = TokenEstimate.of(bodyBytes, chat.maxOutputTokens(), outputCap(destination));
-        return switch (limiter.reserve(caller.keyId(), limits, estimate)) {
+        Limits limits = Limits.of(policy);
+        long promptTokens = TokenEstimate.of(bodyBytes, 0, 0);
+        long completionTokens = chat.maxOutputTokens() >= 0 ? chat.maxOutputTokens() : outputCap(destination);
+        long estimate = promptTokens + completionTokens;
+        BudgetClaim budget = policy.budget().isEmpty() ? BudgetClaim.NONE
+                : claim(policy, costBound(chat, destination, prices, promptTokens, completionTokens));
+        return switch (limiter.reserve(caller.keyId(), limits, estimate, budget)) {
             case Decision.Admitted admitted -> {
                 admitted.quota().ifPresent(quota -> LimitHeaders.put(response, quota));
                 yield new Held(admitted.reservation(), estimate);
+            }
+            case Decision.Refused refused when refused.limit().equals("budget") -> {
+                LimitHeaders.put(response, refused.quota());
+                metrics.rateLimited(refused.limit());
+                throw new ApiException(ApiError.insufficientQuota(budgetMessage(policy, refused, budget)));
             }
             case Decision.Refused refused -> {
                 LimitHeaders.put(response, refused.quota());
@@ -69,8 +87,14 @@ final class RateLimitGate {
         };
     }
 
-    /** Settles to the tokens the answer reported (the estimate when it reported none), or releases. */
-    static void settle(Held held, CallReport report) {
+    /**
+     * Settles to the tokens the answer reported (the estimate when it reported none) and to what the
+     * request cost, or releases when no answer began.
+     *
+     * @param cost what the request cost, its billed failed attempts included; empty when unknown, and
+     *             the estimate stands
+     */
+    static void settle(Held held, CallReport report, Optional<Usd> cost) {
         if (!report.answerBegan()) {
             held.reservation().release();
             return;
@@ -78,7 +102,56 @@ final class RateLimitGate {
         TokenUsage usage = report.usage();
         long used = usage.promptTokens() >= 0 && usage.completionTokens() >= 0
                 ? usage.promptTokens() + usage.completionTokens() : usage.totalTokens();
-        held.reservation().settle(used >= 0 ? used : held.estimate());
+        held.reservation().settle(used >= 0 ? used : held.estimate(), cost.map(Usd::nanos).orElse(-1L));
+    }
+
+    private static BudgetClaim claim(KeyPolicy policy, Usd cost) {
+        Instant now = Instant.now();
+        Instant start = policy.period().start(now);
+        String period = switch (policy.period()) {
+            case DAY -> "day:" + start.toEpochMilli();
+            case MONTH -> "month:" + start.toEpochMilli();
+            case LIFETIME -> "life";
+        };
+        return new BudgetClaim(policy.budget().get().nanos(), period, start.toEpochMilli(),
+                policy.period().end(now).map(Instant::toEpochMilli).orElse(0L), cost.nanos());
+    }
+
+    /**
+     * The most the request may cost: its estimated prompt and its completion limit at its model's
+     * price. {@code gateway/auto} at the dearest priced default model of its chain, since any of
+     * them may answer; a model without a price cannot be bounded, and is refused.
+     */
+    private static Usd costBound(ChatRequest chat, Destination destination, PriceBook prices, long promptTokens,
+                                 long completionTokens) {
+        Optional<Usd> bound = switch (destination) {
+            case Route route -> prices.price(route.provider().prefix(), route.upstreamModel())
+                    .map(price -> price.bound(promptTokens, completionTokens));
+            case AutoChain chain -> chain.byPriority().stream()
+                    .flatMap(provider -> prices.price(provider.prefix(), provider.defaultModel()).stream())
+                    .map(price -> price.bound(promptTokens, completionTokens))
+                    .max(Usd::compareTo);
+        };
+        return bound.orElseThrow(() -> new ApiException(ApiError.modelNotPriced(chat.model())));
+    }
+
+    private static String budgetMessage(KeyPolicy policy, Decision.Refused refused, BudgetClaim budget) {
+        Usd limit = policy.budget().get();
+        String period = switch (policy.period()) {
+            case DAY -> "a day (UTC)";
+            case MONTH -> "a month (UTC)";
+            case LIFETIME -> "in all";
+        };
+        Usd left = new Usd(Math.max(0, limit.nanos() - refused.quota().spentNanos()));
+        return "This workspace key's budget of USD " + plain(limit) + " " + period + " has USD " + plain(left)
+                + " left (requests in flight included), and this request may cost up to USD "
+                + plain(new Usd(budget.costNanos())) + " (its prompt, estimated from its length, and its"
+                + " max_completion_tokens or the model's output cap): set a lower max_completion_tokens, or ask an"
+                + " admin to raise the budget.";
+    }
+
+    private static String plain(Usd usd) {
+        return usd.dollars().stripTrailingZeros().toPlainString();
     }
 
     private static String message(Decision.Refused refused, Limits limits, long estimate) {
@@ -96,12 +169,15 @@ final class RateLimitGate {
                 + estimate + ". Retry after the window resets (Retry-After), or set a lower max_completion_tokens.";
     }
 
-    /** What the model may write when the request sets no maximum: its context window, by its catalogue. */
+    /**
+     * What the model may write when the request sets no maximum: its catalogue's
+     * {@code max_output_tokens}, else its context window.
+     */
     private static long outputCap(Destination destination) {
         return switch (destination) {
             case Route route -> route.provider().catalogue().stream()
                     .filter(model -> model.id().equals(route.upstreamModel()))
-                    .mapToLong(ModelEntry::contextLength).findFirst().orElse(TokenEstimate.DEFAULT_OUTPUT_CAP);
+                    .mapToLong(ModelEntry::outputCap).findFirst().orElse(TokenEstimate.DEFAULT_OUTPUT_CAP);
             case AutoChain chain -> TokenEstimate.DEFAULT_OUTPUT_CAP;
         };
     }

@@ -30,7 +30,9 @@ public final class KeysCommand {
             policies: --models <id or pattern,...|all>  the models it may use ('openai/*')
                       --expires <time|never>            2026-12-31T18:00:00Z, 2026-12-31 or unix seconds
                       --rpm <n|none>                    requests a minute
-                      --tpm <n|none>                    tokens a minute, prompt and completion""";
+                      --tpm <n|none>                    tokens a minute, prompt and completion
+                      --budget <usd|none>               US dollars it may spend in each period (20, 0.5)
+                      --period <day|month|none>         the budget's period, UTC; none: the key's life""";
 
     private final GatewayStore store;
     private final PrintStream out;
@@ -122,6 +124,9 @@ public final class KeysCommand {
         policy.expiresAt().ifPresent(at -> text.append("expires=").append(at).append(' '));
         policy.rpm().ifPresent(rpm -> text.append("rpm=").append(rpm).append(' '));
         policy.tpm().ifPresent(tpm -> text.append("tpm=").append(tpm).append(' '));
+        policy.budget().ifPresent(usd -> text.append("budget=").append(usd.dollars().stripTrailingZeros()
+                .toPlainString()).append("/").append(policy.period().name().toLowerCase(java.util.Locale.ROOT))
+                .append(' '));
         return text.isEmpty() ? "-" : text.toString().strip();
     }
 

@@ -5,6 +5,7 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
 import jakarta.json.JsonValue;
 import io.aigw.runtime.store.KeyPolicy;
+import java.math.BigDecimal;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,8 +17,9 @@ import java.util.Set;
 
 /**
  * The policy options of {@code gateway keys create} and {@code keys update}: {@code --models a,b},
- * {@code --expires <time>}, {@code --rpm <n>}, {@code --tpm <n>}, each cleared by {@code all},
- * {@code never} or {@code none}. They are checked by the admin API's rules ({@link PolicyMembers}),
+ * {@code --expires <time>}, {@code --rpm <n>}, {@code --tpm <n>}, {@code --budget <usd>},
+ * {@code --period day|month}, each cleared by {@code all}, {@code never} or {@code none} (a period of
+ * {@code none}: the budget is the key's lifetime's). They are checked by the admin API's rules ({@link PolicyMembers}),
  * so both ways of setting a policy accept the same values.
  */
 final class PolicyOptions {
@@ -26,6 +28,8 @@ final class PolicyOptions {
     private Long expiresAt;
     private Long rpm;
     private Long tpm;
+    private JsonValue budget;
+    private String period;
 
     /** Thrown for an option that is not one of these, or a value that cannot be read. */
     static final class Mistake extends Exception {
@@ -36,7 +40,7 @@ final class PolicyOptions {
 
     /** Whether {@code option} is one of these. */
     static boolean isPolicyOption(String option) {
-        return List.of("--models", "--expires", "--rpm", "--tpm").contains(option);
+        return List.of("--models", "--expires", "--rpm", "--tpm", "--budget", "--period").contains(option);
     }
 
     /** Reads one option and its value. */
@@ -59,6 +63,14 @@ final class PolicyOptions {
                 present.add("tpm");
                 tpm = value.equals("none") ? null : number("--tpm", value);
             }
+            case "--budget" -> {
+                present.add("budget_usd");
+                budget = value.equals("none") ? null : Jsons.PROVIDER.createValue(dollars(value));
+            }
+            case "--period" -> {
+                present.add("budget_period");
+                period = value.equals("none") ? null : value;
+            }
             default -> throw new Mistake("unknown option '" + option + "'");
         }
     }
@@ -66,10 +78,11 @@ final class PolicyOptions {
     /** {@code base} with the options given applied. */
     KeyPolicy applyTo(KeyPolicy base) throws Mistake {
         try {
-            return PolicyMembers.apply(base, present, models, expiresAt, rpm, tpm);
+            return PolicyMembers.apply(base, present, models, expiresAt, rpm, tpm, budget, period);
         } catch (ApiException e) {
             throw new Mistake(e.error().message().replace("'models'", "--models").replace("'expires_at'", "--expires")
-                    .replace("'rpm'", "--rpm").replace("'tpm'", "--tpm").replace("null", "'all', 'never' or 'none'"));
+                    .replace("'rpm'", "--rpm").replace("'tpm'", "--tpm").replace("'budget_usd'", "--budget")
+                    .replace("'budget_period'", "--period").replace("null", "'all', 'never' or 'none'"));
         }
     }
 
@@ -86,6 +99,18 @@ final class PolicyOptions {
         } catch (DateTimeException | NumberFormatException e) {
             throw new Mistake("--expires takes a time such as 2026-12-31T18:00:00Z, a day such as 2026-12-31,"
                     + " unix seconds, or 'never'; not '" + value + "'");
+        }
+    }
+
+    private static BigDecimal dollars(String value) throws Mistake {
+        try {
+            // Plain digits only: no exponent, which could make a later rounding costly.
+            if (!value.matches("[0-9]{1,12}(\\.[0-9]{1,12})?")) {
+                throw new NumberFormatException(value);
+            }
+            return new BigDecimal(value);
+        } catch (NumberFormatException e) {
+            throw new Mistake("--budget takes US dollars such as 20 or 0.5, or 'none', not '" + value + "'");
         }
     }
 

@@ -48,6 +48,23 @@ public record ApiError(Status status, String message, String type, String param,
         return new ApiError(Status.TOO_MANY_REQUESTS_429, message, type, null, "rate_limit_exceeded");
     }
 
+    /** The key's USD budget has no room for this request's estimated cost in the current period. */
+    public static ApiError insufficientQuota(String message) {
+        return new ApiError(Status.TOO_MANY_REQUESTS_429, message, "insufficient_quota", null, "insufficient_quota");
+    }
+
+    /**
+     * A key with a USD budget asked for a model without a price: its cost cannot be bounded before the
+     * call, so the budget could not hold.
+     */
+    public static ApiError modelNotPriced(String model) {
+        String shown = model.length() > 100 ? model.substring(0, 100) + "..." : model;
+        return new ApiError(Status.FORBIDDEN_403, "This workspace key has a USD budget and the model '" + shown
+                + "' has no price in the gateway's price table, so its cost cannot be reserved before the call."
+                + " Use a priced model, or ask an admin to price it (a pricing in providers.<name>.models).", "permission_error",
+                "model", "model_not_priced");
+    }
+
     /** The rate-limit store cannot be reached and {@code gateway.limits.on-store-failure} is {@code deny}. */
     public static ApiError limitsUnavailable() {
         return new ApiError(Status.SERVICE_UNAVAILABLE_503, "The gateway cannot check this key's rate limits now:"

@@ -17,7 +17,7 @@ public sealed interface Decision {
     /**
      * The request does not fit in the key's window.
      *
-     * @param limit {@code requests} or {@code tokens}: the limit it would pass
+     * @param limit {@code requests}, {@code tokens} or {@code budget}: the limit it would pass
      */
     record Refused(Quota quota, String limit) implements Decision {
     }

@@ -7,8 +7,9 @@ package io.aigw.runtime.limits;
  * @param usedRequests    requests counted in the window, reservations included
  * @param usedTokens      tokens counted in the window, reservations included
  * @param resetMillis     milliseconds until the window ends and its counts start again from zero
+ * @param spentNanos      the key's spend in its budget's period, reservations included; 0 without a budget
  */
-public record Quota(Limits limits, long usedRequests, long usedTokens, long resetMillis) {
+public record Quota(Limits limits, long usedRequests, long usedTokens, long resetMillis, long spentNanos) {
 
     public long remainingRequests() {
         return Math.max(0, limits.rpm() - usedRequests);

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
@@ -24,7 +25,10 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * Counts in Redis, shared by every replica that names it: each reservation is one
  * {@link RedisScripts#RESERVE} script, one round trip, over a pool of blocking connections (a
- * virtual thread waiting on one costs no carrier thread).
+ * virtual thread waiting on one costs no carrier thread). A key's budget is checked and reserved in
+ * the same script; when Redis has no count of the period's spend, the script says so, the spend is
+ * read from the {@link SpendLedger} and the script runs again with it: two round trips, once a period
+ * and after Redis lost the count.
  *
  * <p>When Redis cannot be asked, the request is served as {@link StoreFailurePolicy} says, counted
  * in {@code gateway_limit_store_failures_total}; the outage is logged once when it starts and once
@@ -38,7 +42,10 @@ public final class RedisLimiter implements RateLimiter {
     private final RedisClient redis;
     private final String where;
     private final String prefix;
+    private static final SecureRandom GENERATIONS = new SecureRandom();
+
     private final StoreFailurePolicy onFailure;
+    private final SpendLedger ledger;
     private final GatewayMetrics metrics;
     private final String reserveSha;
     private final String adjustSha;
@@ -49,9 +56,11 @@ public final class RedisLimiter implements RateLimiter {
     /**
      * @param url    {@code redis://[user:password@]host:port[/database]}, or {@code rediss://} for TLS
      * @param prefix put before each key id to name its window's hash
+     * @param ledger where a key's spend in its budget's period is rebuilt from when Redis has no count of it
      */
     public RedisLimiter(URI url, String prefix, Duration timeout, int poolSize, StoreFailurePolicy onFailure,
-                        GatewayMetrics metrics) {
+                        GatewayMetrics metrics, SpendLedger ledger) {
+        this.ledger = ledger;
         this.where = url.getHost() + ":" + url.getPort();
         this.prefix = prefix;
         this.onFailure = onFailure;
@@ -77,14 +86,21 @@ public final class RedisLimiter implements RateLimiter {
     }
 
     @Override
-    public Decision reserve(String keyId, Limits limits, long tokens) {
+    public Decision reserve(String keyId, Limits limits, long tokens, BudgetClaim budget) {
         if (down.get() && !mayTryAgain()) {
             return failed(null);
         }
+        List<String> keys = List.of(prefix + keyId, prefix + keyId + ":spend:" + budget.period());
         List<?> answer;
         try {
-            answer = (List<?>) run(reserveSha, RedisScripts.RESERVE, prefix + keyId, Long.toString(limits.rpm()),
-                    Long.toString(limits.tpm()), Long.toString(tokens), Long.toString(Limits.WINDOW_MILLIS));
+            answer = reserve(keys, limits, tokens, budget, "", "");
+            if ((Long) answer.get(0) == 4) {
+                // Redis has no count of this period's spend (a first request, a new period, a Redis
+                // flushed or restarted): rebuilt from the database, then the same script again.
+                long spent = ledger.spentNanos(keyId, budget.periodStartMillis());
+                answer = reserve(keys, limits, tokens, budget, Long.toString(spent),
+                        Long.toHexString(GENERATIONS.nextLong()));
+            }
         } catch (JedisException e) {
             return failed(e);
         }
@@ -93,11 +109,26 @@ public final class RedisLimiter implements RateLimiter {
         }
         long refused = (Long) answer.get(0);
         long start = (Long) answer.get(1);
-        Quota quota = new Quota(limits, (Long) answer.get(2), (Long) answer.get(3), (Long) answer.get(4));
+        Quota quota = new Quota(limits, (Long) answer.get(2), (Long) answer.get(3), (Long) answer.get(4),
+                (Long) answer.get(5));
         if (refused != 0) {
-            return new Decision.Refused(quota, refused == 1 ? "requests" : "tokens");
+            return new Decision.Refused(quota, refused == 1 ? "requests" : refused == 2 ? "tokens" : "budget");
         }
-        return new Decision.Admitted(new Held(prefix + keyId, start, tokens), Optional.of(quota));
+        String generation = budget.applies() ? text(answer.get(6)) : "";
+        long cost = budget.applies() ? budget.costNanos() : 0;
+        return new Decision.Admitted(new Held(keys, start, tokens, generation, cost), Optional.of(quota));
+    }
+
+    private List<?> reserve(List<String> keys, Limits limits, long tokens, BudgetClaim budget, String seed,
+                            String generation) {
+        return (List<?>) run(reserveSha, RedisScripts.RESERVE, keys, Long.toString(limits.rpm()),
+                Long.toString(limits.tpm()), Long.toString(tokens), Long.toString(Limits.WINDOW_MILLIS),
+                Long.toString(budget.budgetNanos()), Long.toString(budget.costNanos()), seed, generation,
+                Long.toString(budget.periodEndMillis()));
+    }
+
+    private static String text(Object reply) {
+        return reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
     }
 
     /** Whether this request is the one that tries Redis again: one a retry interval. */
@@ -122,12 +153,12 @@ public final class RedisLimiter implements RateLimiter {
                 ? new Decision.Admitted(Reservation.NONE, Optional.empty()) : new Decision.Unavailable();
     }
 
-    private Object run(String sha, String script, String key, String... args) {
+    private Object run(String sha, String script, List<String> keys, String... args) {
         try {
-            return redis.evalsha(sha, List.of(key), List.of(args));
+            return redis.evalsha(sha, keys, List.of(args));
         } catch (JedisNoScriptException e) {
             // A Redis restarted or flushed has forgotten the script: EVAL sends it and caches it again.
-            return redis.eval(script, List.of(key), List.of(args));
+            return redis.eval(script, keys, List.of(args));
         }
     }
 
@@ -136,35 +167,43 @@ public final class RedisLimiter implements RateLimiter {
         redis.close();
     }
 
-    /** A reservation made in the window that started at {@code windowStart} (Redis's clock). */
+    /**
+     * A reservation made in the window that started at {@code windowStart} (Redis's clock) and, for a
+     * key with a budget, in the spend count of {@code generation} ('' without a budget).
+     */
     private final class Held implements Reservation {
-        private final String key;
+        private final List<String> keys;
         private final long windowStart;
         private final long tokens;
+        private final String generation;
+        private final long cost;
 
-        Held(String key, long windowStart, long tokens) {
-            this.key = key;
+        Held(List<String> keys, long windowStart, long tokens, String generation, long cost) {
+            this.keys = keys;
             this.windowStart = windowStart;
             this.tokens = tokens;
+            this.generation = generation;
+            this.cost = cost;
         }
 
         @Override
-        public void settle(long used) {
-            if (used != tokens) {
-                adjust(0, used - tokens);
+        public void settle(long used, long costNanos) {
+            long real = costNanos < 0 ? cost : costNanos;
+            if (used != tokens || (!generation.isEmpty() && real != cost)) {
+                adjust(0, used - tokens, real - cost, real);
             }
         }
 
         @Override
         public void release() {
-            adjust(-1, -tokens);
+            adjust(-1, -tokens, -cost, 0);
         }
 
-        /** Failing, the reservation stays as it was made, its estimate counted: the side of caution. */
-        private void adjust(long requests, long tokenDelta) {
+        /** Failing, the reservation stays as it was made, its estimates counted: the side of caution. */
+        private void adjust(long requests, long tokenDelta, long costDelta, long wholeCost) {
             try {
-                run(adjustSha, RedisScripts.ADJUST, key, Long.toString(windowStart), Long.toString(requests),
-                        Long.toString(tokenDelta));
+                run(adjustSha, RedisScripts.ADJUST, keys, Long.toString(windowStart), Long.toString(requests),
+                        Long.toString(tokenDelta), generation, Long.toString(costDelta), Long.toString(wholeCost));
             } catch (JedisException e) {
                 metrics.limitStoreFailure();
             }

@@ -73,7 +73,7 @@ public final class GatewayMetrics {
     /** Counts a request refused by its key's rate limit, by which limit: {@code requests} or {@code tokens}. */
     public void rateLimited(String limit) {
         counter(List.of("gateway.rate.limited", limit), () -> Counter.builder("gateway.rate.limited")
-                .description("Requests refused with 429 by their key's rpm or tpm")
+                .description("Requests refused with 429 by their key's rpm, tpm or budget")
                 .tags(List.of(Tag.create("limit", limit)))).increment();
     }
 

@@ -16,12 +16,14 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads a plugin's model catalogue resource with JSON-B: a JSON array of
- * {@code {"id", "name", "context_length", "owned_by", "pricing"}}, or an object
+ * {@code {"id", "name", "context_length", "max_output_tokens", "owned_by", "pricing"}}, or an object
  * {@code {"prices_as_of", "prices_source", "models"}} holding that array. {@code id} and
- * {@code context_length} (a whole number) are required; {@code name} defaults to the id,
+ * {@code context_length} (a whole number) are required; {@code max_output_tokens} (a whole number
+ * above 0) is optional, as before it was read; {@code name} defaults to the id,
  * {@code owned_by} to the plugin, and a model without {@code pricing} has no price. Other members are
  * ignored, but not inside {@code pricing} ({@link PriceJson}).
  */
@@ -31,7 +33,8 @@ final class CatalogueReader {
     }
 
     /** One entry as the resource writes it; a member it leaves out is null. */
-    public record CatalogueEntry(String id, String name, Long contextLength, String ownedBy, JsonValue pricing) {
+    public record CatalogueEntry(String id, String name, Long contextLength, Long maxOutputTokens, String ownedBy,
+                                 JsonValue pricing) {
     }
 
     /** The object form, which says where and when its prices come from; a member it leaves out is null. */
@@ -95,8 +98,13 @@ final class CatalogueReader {
                 throw refused(resource, source, "entry " + (i + 1) + " ('" + entry.id() + "'): 'pricing': "
                         + e.getMessage());
             }
+            if (entry.maxOutputTokens() != null && entry.maxOutputTokens() < 1) {
+                throw refused(resource, source, "entry " + (i + 1) + " ('" + entry.id() + "'): 'max_output_tokens'"
+                        + " must be a whole number above 0, not " + entry.maxOutputTokens());
+            }
             models.add(new ModelEntry(entry.id(), entry.name() != null ? entry.name() : entry.id(),
-                    entry.contextLength(), entry.ownedBy() != null ? entry.ownedBy() : source, price));
+                    entry.contextLength(), entry.ownedBy() != null ? entry.ownedBy() : source, price,
+                    entry.maxOutputTokens() == null ? OptionalLong.empty() : OptionalLong.of(entry.maxOutputTokens())));
         }
         return List.copyOf(models);
     }

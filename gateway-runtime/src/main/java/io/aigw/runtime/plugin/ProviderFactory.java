@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -90,7 +91,8 @@ public final class ProviderFactory {
                 + " a 'context-length'."));
         return new ModelEntry(model.id(), model.name().or(() -> shipped.map(ModelEntry::name)).orElse(model.id()),
                 contextLength, model.ownedBy().or(() -> shipped.map(ModelEntry::ownedBy)).orElse(provider),
-                model.price().or(() -> shipped.flatMap(ModelEntry::price)));
+                model.price().or(() -> shipped.flatMap(ModelEntry::price)),
+                shipped.map(ModelEntry::maxOutputTokens).orElse(OptionalLong.empty()));
     }
 
     /** Says how many models have a price, where the catalogue's come from, and how many configuration sets. */

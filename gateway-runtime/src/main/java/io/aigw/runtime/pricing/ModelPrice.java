@@ -50,4 +50,17 @@ public record ModelPrice(Rates rates, List<Tier> tiers) {
         return Usd.of(ratesFor(tokens.promptTokens()).dollars(tokens.uncached(), tokens.cached(), tokens.cacheWrite(),
                 tokens.output(), tokens.reasoning()));
     }
+
+    /**
+     * The most a request of this many prompt and completion tokens can cost: every prompt token at
+     * the dearer of {@code input} and {@code cache_write}, every completion token at the dearer of
+     * {@code output} and {@code reasoning}, at the rates of the prompt's tier. What a budget reserves.
+     */
+    public Usd bound(long promptTokens, long completionTokens) {
+        Rates at = ratesFor(promptTokens);
+        boolean writeDearer = at.cacheWrite().compareTo(at.input()) > 0;
+        boolean reasoningDearer = at.reasoning().compareTo(at.output()) > 0;
+        return Usd.of(at.dollars(writeDearer ? 0 : promptTokens, 0, writeDearer ? promptTokens : 0,
+                reasoningDearer ? 0 : completionTokens, reasoningDearer ? completionTokens : 0));
+    }
 }

@@ -1,5 +1,7 @@
 package io.aigw.runtime.store;
 
+import io.aigw.runtime.pricing.Usd;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,6 +40,12 @@ public interface GatewayStore extends AutoCloseable {
 
     /** Sums usage from the daily rollup, as the query groups it. */
     List<UsageRow> usage(UsageQuery query);
+
+    /**
+     * What a key has spent since {@code since} (a UTC day's start), by the costs its usage records
+     * kept; an unknown cost counts nothing.
+     */
+    Usd spentSince(String keyId, Instant since);
 
     /** The canonical text of the price table of this version, as kept when a record first named it. */
     Optional<String> priceTable(String version);

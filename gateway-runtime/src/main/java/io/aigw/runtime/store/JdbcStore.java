@@ -3,6 +3,7 @@ package io.aigw.runtime.store;
 import com.zaxxer.hikari.HikariDataSource;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.Secret;
+import io.aigw.runtime.pricing.Usd;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,7 +20,8 @@ import java.util.Optional;
  * up to date at open (see {@link SchemaMigrations}), plain SQL that SQLite and PostgreSQL both speak.
  */
 public final class JdbcStore implements GatewayStore {
-    private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at, models, expires_at, rpm, tpm";
+    private static final String KEY_COLUMNS = "id, name, admin, created_at, revoked_at, models, expires_at, rpm, tpm,"
+            + " budget_nanos, budget_period";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final HikariDataSource dataSource;
@@ -72,7 +74,7 @@ public final class JdbcStore implements GatewayStore {
         StoredKey key = new StoredKey("key_" + HexFormat.of().formatHex(randomBytes(8)), name, admin,
                 Instant.ofEpochMilli(System.currentTimeMillis()), Optional.empty(), policy);
         update("create a key", "INSERT INTO workspace_keys (id, name, key_hash, admin, created_at, models, expires_at,"
-                        + " rpm, tpm) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + " rpm, tpm, budget_nanos, budget_period) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 statement -> {
                     statement.setString(1, key.id());
                     statement.setString(2, name);
@@ -87,9 +89,9 @@ public final class JdbcStore implements GatewayStore {
     @Override
     public Optional<StoredKey> updatePolicy(String id, KeyPolicy policy) {
         int found = update("change a key's policy", "UPDATE workspace_keys SET models = ?, expires_at = ?, rpm = ?,"
-                + " tpm = ? WHERE id = ?", statement -> {
+                + " tpm = ?, budget_nanos = ?, budget_period = ? WHERE id = ?", statement -> {
                     KeyPolicyColumns.bind(statement, 1, policy);
-                    statement.setString(5, id);
+                    statement.setString(7, id);
                 });
         if (found == 0) {
             return Optional.empty();
@@ -163,6 +165,17 @@ public final class JdbcStore implements GatewayStore {
         }
         health.succeeded(false);
         return rows;
+    }
+
+    @Override
+    public Usd spentSince(String keyId, Instant since) {
+        // The daily rollup: one row a day, provider and model; periods start at a UTC day's start.
+        long day = Math.floorDiv(since.toEpochMilli(), 86_400_000L);
+        return query("sum a key's spend", "SELECT COALESCE(SUM(cost_nanos), 0) FROM usage_daily WHERE key_id = ?"
+                + " AND day >= ?", statement -> {
+                    statement.setString(1, keyId);
+                    statement.setLong(2, day);
+                }, rows -> new Usd(rows.getLong(1))).get(0);
     }
 
     @Override

@@ -181,17 +181,20 @@ public final class KeyLifecycleTest {
         JsonObject answer = KeysApi.json(created.body());
         String id = answer.getString("id");
         long createdAt = answer.getJsonNumber("created_at").longValueExact();
-        String noPolicy = ",\"models\":null,\"expires_at\":null,\"rpm\":null,\"tpm\":null}";
+        String noPolicy = ",\"models\":null,\"expires_at\":null,\"rpm\":null,\"tpm\":null,\"budget_usd\":null,"
+                + "\"budget_period\":null";
+        String noSpend = ",\"spent_usd\":null,\"remaining_usd\":null}";
         assertEquals("{\"id\":\"" + id + "\",\"name\":\"ops \\\"blue\\\" caf\u00e9\",\"key\":\""
-                + answer.getString("key") + "\",\"admin\":false,\"created_at\":" + createdAt + noPolicy, created.body());
+                + answer.getString("key") + "\",\"admin\":false,\"created_at\":" + createdAt + noPolicy + "}",
+                created.body());
         String listedWorking = "{\"id\":\"" + id + "\",\"name\":\"ops \\\"blue\\\" caf\u00e9\",\"admin\":false,"
                 + "\"created_at\":" + createdAt + ",\"revoked_at\":";
-        assertEquals("{\"data\":[" + listedWorking + "null" + noPolicy + "]}", api.list().body());
+        assertEquals("{\"data\":[" + listedWorking + "null" + noPolicy + noSpend + "]}", api.list().body());
 
         assertEquals(204, api.revoke(id).statusCode());
 
         long revokedAt = api.listed(id).getJsonNumber("revoked_at").longValueExact();
-        assertEquals("{\"data\":[" + listedWorking + revokedAt + noPolicy + "]}", api.list().body());
+        assertEquals("{\"data\":[" + listedWorking + revokedAt + noPolicy + noSpend + "]}", api.list().body());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -46,7 +46,8 @@ public final class KeyPoliciesApiTest {
         JsonObject expected = Json.createObjectBuilder().add("id", id).add("name", "app").add("admin", false)
                 .add("created_at", answer.getJsonNumber("created_at")).addNull("revoked_at")
                 .add("models", Json.createArrayBuilder().add("openai/*").add("gateway/auto"))
-                .add("expires_at", 4102444800L).add("rpm", 60).add("tpm", 40000).build();
+                .add("expires_at", 4102444800L).add("rpm", 60).add("tpm", 40000).addNull("budget_usd")
+                .addNull("budget_period").addNull("spent_usd").addNull("remaining_usd").build();
         assertEquals(expected, api.listed(id));
         HttpResponse<String> shown = api.send(api.request("/admin/v1/keys/" + id, TestGateway.KEY).GET());
         assertEquals(200, shown.statusCode());
@@ -67,6 +68,35 @@ public final class KeyPoliciesApiTest {
         assertEquals(40000, listed.getInt("tpm"), "left out, so kept");
         assertEquals("null", listed.get("models").toString(), "null clears it: every model");
         assertEquals(404, patch("key_0000000000000000", "{\"rpm\":1}").statusCode());
+    }
+
+    @Test
+    void aBudgetIsSetWithItsPeriodShownWithItsSpendAndRemainderAndClearedWithItsPeriod() {
+        HttpResponse<String> created = api.create("{\"name\":\"app\",\"budget_usd\":20,\"budget_period\":\"month\"}");
+
+        assertEquals(201, created.statusCode(), created.body());
+        JsonObject answer = KeysApi.json(created.body());
+        assertEquals("20", answer.get("budget_usd").toString());
+        assertEquals("month", answer.getString("budget_period"));
+        String id = answer.getString("id");
+        HttpResponse<String> shown = api.send(api.request("/admin/v1/keys/" + id, TestGateway.KEY).GET());
+        JsonObject key = KeysApi.json(shown.body());
+        assertEquals("20", key.get("budget_usd").toString());
+        assertEquals("0", key.get("spent_usd").toString(), shown.body());
+        assertEquals("20", key.get("remaining_usd").toString(), shown.body());
+
+        JsonObject lifetime = KeysApi.json(patch(id, "{\"budget_usd\":0.5,\"budget_period\":null}").body());
+        assertEquals("0.5", lifetime.get("budget_usd").toString());
+        assertEquals("null", lifetime.get("budget_period").toString(), "null: over the key's whole life");
+        assertEquals("0.5", lifetime.get("remaining_usd").toString());
+
+        JsonObject cleared = KeysApi.json(patch(id, "{\"budget_usd\":null}").body());
+        assertEquals("null", cleared.get("budget_usd").toString());
+        assertEquals("null", cleared.get("spent_usd").toString());
+        HttpResponse<String> periodAlone = patch(id, "{\"budget_period\":\"day\"}");
+        assertEquals(400, periodAlone.statusCode(), periodAlone.body());
+        assertEquals("{\"error\":{\"message\":\"'budget_period' needs a 'budget_usd': this key has no budget.\","
+                + "\"type\":\"invalid_request_error\",\"param\":\"budget_period\",\"code\":null}}", periodAlone.body());
     }
 
     @Test
@@ -93,7 +123,14 @@ public final class KeyPoliciesApiTest {
             "{\"name\":\"a\",\"models\":[\"two\\nlines\"]}|models",
             "{\"name\":\"a\",\"expires_at\":\"tomorrow\"}|expires_at",
             "{\"name\":\"a\",\"expires_at\":0}|expires_at",
-            "{\"name\":\"a\",\"admin\":\"yes\"}|admin"})
+            "{\"name\":\"a\",\"admin\":\"yes\"}|admin",
+            "{\"name\":\"a\",\"budget_usd\":0}|budget_usd",
+            "{\"name\":\"a\",\"budget_usd\":-1}|budget_usd",
+            "{\"name\":\"a\",\"budget_usd\":\"20\"}|budget_usd",
+            "{\"name\":\"a\",\"budget_usd\":2000000}|budget_usd",
+            "{\"name\":\"a\",\"budget_usd\":1e-12}|budget_usd",
+            "{\"name\":\"a\",\"budget_usd\":20,\"budget_period\":\"week\"}|budget_period",
+            "{\"name\":\"a\",\"budget_period\":\"day\"}|budget_period"})
     void aWrongPolicyValueIsA400NamingItsMemberAndMakesNoKey(String body, String member) {
         HttpResponse<String> refused = api.create(body);
 

@@ -115,6 +115,11 @@ public final class StoredKeysTest {
         }
 
         @Override
+        public io.aigw.runtime.pricing.Usd spentSince(String keyId, java.time.Instant since) {
+            return io.aigw.runtime.pricing.Usd.ZERO;
+        }
+
+        @Override
         public Optional<String> priceTable(String version) {
             return Optional.empty();
         }

@@ -43,7 +43,9 @@ public final class KeysCommandTest {
             + NL + "policies: --models <id or pattern,...|all>  the models it may use ('openai/*')"
             + NL + "          --expires <time|never>            2026-12-31T18:00:00Z, 2026-12-31 or unix seconds"
             + NL + "          --rpm <n|none>                    requests a minute"
-            + NL + "          --tpm <n|none>                    tokens a minute, prompt and completion" + NL;
+            + NL + "          --tpm <n|none>                    tokens a minute, prompt and completion"
+            + NL + "          --budget <usd|none>               US dollars it may spend in each period (20, 0.5)"
+            + NL + "          --period <day|month|none>         the budget's period, UTC; none: the key's life" + NL;
 
     @TempDir
     Path folder;
@@ -168,10 +170,29 @@ public final class KeysCommandTest {
     }
 
     @Test
+    void aBudgetIsSetWithItsPeriodChangedAndClearedOnTheCommandLine() throws Exception {
+        Output created = run("create", "--name", "team", "--budget", "20", "--period", "month");
+        assertEquals(KeysCommand.OK, created.code(), created.err());
+        String id = KeyRows.read(databaseUrl()).get(0).id();
+        assertEquals("budget=20/month", policies());
+
+        assertEquals(KeysCommand.OK, run("update", id, "--budget", "0.5", "--period", "none").code());
+        assertEquals("budget=0.5/lifetime", policies());
+        assertEquals(KeysCommand.OK, run("update", id, "--budget", "none").code());
+        assertEquals("-", policies());
+
+        Output periodAlone = run("update", id, "--period", "day");
+        assertEquals(KeysCommand.USAGE, periodAlone.code());
+        assertTrue(periodAlone.err().startsWith("gateway keys: --period needs a --budget"), periodAlone.err());
+    }
+
+    @Test
     void aWrongPolicyValueExits2NamingTheOptionAndStoresNothing() throws Exception {
         for (List<String> args : List.of(List.of("create", "--name", "a", "--rpm", "0"),
                 List.of("create", "--name", "a", "--tpm", "many"), List.of("create", "--name", "a", "--expires", "soon"),
-                List.of("create", "--name", "a", "--models", ","))) {
+                List.of("create", "--name", "a", "--models", ","), List.of("create", "--name", "a", "--budget", "1e3"),
+                List.of("create", "--name", "a", "--budget", "0"),
+                List.of("create", "--name", "a", "--budget", "5", "--period", "week"))) {
             Output output = run(args.toArray(String[]::new));
             assertEquals(KeysCommand.USAGE, output.code(), args.toString());
             assertTrue(output.err().startsWith("gateway keys: --"), output.err());

@@ -133,6 +133,19 @@ public final class RateLimitsTest {
         assertTrue(unbounded.body().contains("set a lower max_completion_tokens"), unbounded.body());
     }
 
+    @Test
+    void withoutMaxTokensTheCataloguesOutputCapIsReservedNotTheContextWindow() throws Exception {
+        String key = key(10, 130_000);
+        String body = "{\"model\":\"openai/gpt-5\",\"messages\":[]}";
+
+        CompletableFuture<HttpResponse<String>> sent = send(key, body);
+        answer(upstream.take(WAIT), 200, ANSWER);
+
+        assertEquals(200, sent.get().statusCode(), "gpt-5 may write 128 000 tokens of its 400 000: " + sent.get().body());
+        assertEquals(Long.toString(130_000 - (body.length() + 3) / 4 - 128_000),
+                header(sent.get(), "x-ratelimit-remaining-tokens"));
+    }
+
     private String key(long rpm, long tpm) {
         HttpResponse<String> created = keys.create("{\"name\":\"limited\",\"rpm\":" + rpm + ",\"tpm\":" + tpm + "}");
         assertEquals(201, created.statusCode(), created.body());

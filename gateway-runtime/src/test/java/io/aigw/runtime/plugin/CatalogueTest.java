@@ -145,6 +145,26 @@ public final class CatalogueTest {
         }
     }
 
+    @Test
+    void anOutputCapIsReadWhereAnEntryGivesOneAndTheContextLengthStandsInWhereNot() throws IOException {
+        URL catalogue = write("""
+                [{"id": "widget-1", "context_length": 32000, "max_output_tokens": 4096},
+                 {"id": "widget-2", "context_length": 8000}]
+                """);
+
+        List<ModelEntry> models = providersWith(catalogue).get(0).catalogue();
+
+        assertEquals(new ModelEntry("widget-1", "widget-1", 32000, SOURCE, Optional.empty(),
+                java.util.OptionalLong.of(4096)), models.get(0));
+        assertEquals(4096, models.get(0).outputCap());
+        assertEquals(8000, models.get(1).outputCap());
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> providersWith(write("""
+                [{"id": "widget-1", "context_length": 32000, "max_output_tokens": 0}]
+                """)));
+        assertTrue(refused.getMessage().contains("entry 1 ('widget-1'): 'max_output_tokens' must be a whole number"
+                + " above 0, not 0"), refused.getMessage());
+    }
+
     private static List<Provider> providersWith(URL catalogue) {
         return new ProviderFactory(new Settings(Config.just(ConfigSources.create(Map.of())), Map.of()))
                 .create(List.of(new DiscoveredPlugin(widget(catalogue), SOURCE)));

@@ -38,7 +38,8 @@ final class PriceOverridesTest {
 
         ModelEntry gpt5 = model(providers, "openai", "gpt-5");
         assertEquals(new ModelEntry("gpt-5", "GPT-5", 400000, "openai", Optional.of(new ModelPrice(
-                Rates.of(usd("1.1"), usd("0.11"), null, usd("9"), null), List.of()))), gpt5);
+                Rates.of(usd("1.1"), usd("0.11"), null, usd("9"), null), List.of())),
+                java.util.OptionalLong.of(128000)), gpt5);
         assertEquals(Optional.of(new ModelPrice(Rates.of(usd("0.25"), usd("0.025"), null, usd("2"), null), List.of())),
                 model(providers, "openai", "gpt-5-mini").price(), "the models configuration leaves alone keep theirs");
     }

@@ -126,12 +126,13 @@ public final class KeysApi {
         } else {
             entry.add("revoked_at", revokedAt);
         }
-        return entry.addNull("models").addNull("expires_at").addNull("rpm").addNull("tpm").build();
+        return entry.addNull("models").addNull("expires_at").addNull("rpm").addNull("tpm").addNull("budget_usd")
+                .addNull("budget_period").addNull("spent_usd").addNull("remaining_usd").build();
     }
 
     /** The members of {@code POST /admin/v1/keys}'s answer, in their order. */
     public static final List<String> CREATED_MEMBERS = List.of("id", "name", "key", "admin",
-            "created_at", "models", "expires_at", "rpm", "tpm");
+            "created_at", "models", "expires_at", "rpm", "tpm", "budget_usd", "budget_period");
 
     public static JsonObject json(String text) {
         return Json.createReader(new StringReader(text)).readObject();
