@@ -7,9 +7,9 @@
 #                    (h2load, Debian's nghttp2-client); http1: one connection a stream (wrk)
 #   HOLD_S (30)      with http1, how long wrk keeps its streams open
 #   ABORTS (1000)    streams cut by the caller after 200 ms (over CALLERS' protocol)
-# The gateway's heap and request limit come from the environment as usual: 10 000 streams need
-# about 640 MB of heap, e.g. GATEWAY_JAVA_OPTS="-XX:+UseSerialGC -Xmx1g"
-# GATEWAY_MAX_CONCURRENT_REQUESTS=12000. Loopback only; every loop is bounded; it stops what it started.
+# The gateway's heap and request limit come from the environment as usual: the shipped settings
+# hold about 6 300 at once (README, "Sizing"); 10 000 need about 540 MB of heap, e.g.
+# GATEWAY_JAVA_OPTS with bin/gateway's options and -Xmx768m (its request limit follows). Loopback only; every loop is bounded; it stops what it started.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 STREAMS=${STREAMS:-10000} GAP_MS=${GAP_MS:-1000} ABORTS=${ABORTS:-1000}

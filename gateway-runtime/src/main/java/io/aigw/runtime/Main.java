@@ -58,6 +58,7 @@ public final class Main {
     }
 
     private static void serve(Settings settings) {
+        OldGenerationWatch.start();
         try {
             Gateway gateway = Gateway.start(settings, PluginDiscovery.discover(), Optional.empty());
             GracefulStop.install(gateway::close);
