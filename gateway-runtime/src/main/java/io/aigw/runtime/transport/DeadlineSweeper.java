@@ -14,6 +14,8 @@ final class DeadlineSweeper {
 
     private final Set<CallerSocket> sockets = ConcurrentHashMap.newKeySet();
     private volatile Thread thread;
+    /** How long the thread sleeps between looks: Long.MAX_VALUE while it has no socket to watch. */
+    private volatile long sleepingNanos = Long.MAX_VALUE;
 
     private DeadlineSweeper() {
     }
@@ -23,7 +25,9 @@ final class DeadlineSweeper {
         Thread running = thread;
         if (running == null) {
             start();
-        } else {
+        } else if (socket.tickNanos() < sleepingNanos) {
+            // Woken only when it sleeps longer than this socket's tick allows (with no socket to
+            // watch it sleeps for good): a new connection otherwise costs the thread a wake-up.
             LockSupport.unpark(running);
         }
     }
@@ -40,14 +44,18 @@ final class DeadlineSweeper {
 
     private void sweep() {
         while (true) {
-            if (sockets.isEmpty()) {
-                LockSupport.park(this);
-                continue;
-            }
+            // Said before the look: a socket added from here on finds a sleep longer than its tick and wakes
+            // the thread (an unpark before the park ends it at once).
+            sleepingNanos = Long.MAX_VALUE;
             long tick = Long.MAX_VALUE;
             for (CallerSocket socket : sockets) {
                 tick = Math.min(tick, socket.tickNanos());
             }
+            if (tick == Long.MAX_VALUE) {
+                LockSupport.park(this);
+                continue;
+            }
+            sleepingNanos = tick;
             LockSupport.parkNanos(this, tick);
             long now = System.nanoTime();
             for (CallerSocket socket : sockets) {
