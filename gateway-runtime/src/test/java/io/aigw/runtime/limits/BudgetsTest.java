@@ -230,9 +230,9 @@ public final class BudgetsTest {
         long spent = spentNanos(key[1]);
         assertEquals(admitted * REAL_NANOS, spent);
         assertTrue(spent <= 1_000_000_000L + (ESTIMATE_NANOS - REAL_NANOS), "spent " + spent + " nano-dollars");
-        // Reserved at the estimate, settled to less: at least what the estimates alone allow.
+        // Reserved at the estimate, settled to less: at least what the estimates alone allow. More only when some
+        // settled before the last were admitted, which 40 requests sent at once do not promise.
         assertTrue(admitted >= 1_000_000_000L / ESTIMATE_NANOS, admitted + " admitted");
-        assertTrue(1_000_000_000L - spent < ESTIMATE_NANOS, "refused only once too little was left: spent " + spent);
     }
 
     private TestGateway gateway(boolean sharedRedis) {
