@@ -1,11 +1,11 @@
 package io.aigw.runtime.store;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import javax.sql.DataSource;
 
 /**
  * The health monitor's checks: a read of a row, as a key check does, and a write that changes
@@ -13,11 +13,11 @@ import javax.sql.DataSource;
  * transaction id taken), for a database whose reads work while its writes fail.
  */
 final class DatabaseProbe implements HealthMonitor.Probe {
-    private final DataSource dataSource;
+    private final HikariDataSource dataSource;
     private final boolean sqlite;
     private final int timeoutSeconds;
 
-    DatabaseProbe(DataSource dataSource, boolean sqlite, Duration timeout) {
+    DatabaseProbe(HikariDataSource dataSource, boolean sqlite, Duration timeout) {
         this.dataSource = dataSource;
         this.sqlite = sqlite;
         this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
@@ -28,6 +28,8 @@ final class DatabaseProbe implements HealthMonitor.Probe {
         try (Connection connection = dataSource.getConnection(); Statement sql = connection.createStatement()) {
             sql.setQueryTimeout(timeoutSeconds);
             sql.executeQuery("SELECT id FROM workspace_keys LIMIT 1").close();
+        } catch (SQLException e) {
+            throw retiringConnections(e);
         }
     }
 
@@ -45,6 +47,14 @@ final class DatabaseProbe implements HealthMonitor.Probe {
                 version = rows.getInt(1);
             }
             sql.execute("PRAGMA user_version = " + version);
+        } catch (SQLException e) {
+            throw retiringConnections(e);
         }
+    }
+
+    /** As JdbcStore does after a fault: the next check, like the next statement, gets a new connection. */
+    private SQLException retiringConnections(SQLException e) {
+        dataSource.getHikariPoolMXBean().softEvictConnections();
+        return e;
     }
 }

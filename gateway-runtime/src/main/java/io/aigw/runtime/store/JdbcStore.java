@@ -148,7 +148,7 @@ public final class JdbcStore implements GatewayStore {
                 throw e;
             }
         } catch (SQLException e) {
-            throw health.failed("record usage", e, true);
+            throw failed("record usage", e, true);
         }
         usage.committed(tablesWritten);
         health.succeeded(true);
@@ -161,7 +161,7 @@ public final class JdbcStore implements GatewayStore {
         try (Connection connection = dataSource.getConnection()) {
             rows = UsageReports.run(connection, query);
         } catch (SQLException e) {
-            throw health.failed("report usage", e, false);
+            throw failed("report usage", e, false);
         }
         health.succeeded(false);
         return rows;
@@ -195,6 +195,19 @@ public final class JdbcStore implements GatewayStore {
         dataSource.close();
     }
 
+    /**
+     * Notes a failure with the health monitor. One the database is at fault for also retires the pool's
+     * connections: SQLite may have ended a connection's transaction by itself, or kept open read-only a
+     * file it could not write, and a connection opened afresh inherits neither.
+     */
+    private StoreException failed(String what, SQLException e, boolean write) {
+        StoreException failure = health.failed(what, e, write);
+        if (failure instanceof StoreUnavailableException) {
+            dataSource.getHikariPoolMXBean().softEvictConnections();
+        }
+        return failure;
+    }
+
     private int update(String what, String sql, Binder binder) {
         health.admit(what);
         int changed;
@@ -203,7 +216,7 @@ public final class JdbcStore implements GatewayStore {
             binder.bind(statement);
             changed = statement.executeUpdate();
         } catch (SQLException e) {
-            throw health.failed(what, e, true);
+            throw failed(what, e, true);
         }
         health.succeeded(true);
         return changed;
@@ -221,7 +234,7 @@ public final class JdbcStore implements GatewayStore {
                 }
             }
         } catch (SQLException e) {
-            throw health.failed(what, e, false);
+            throw failed(what, e, false);
         }
         health.succeeded(false);
         return result;
