@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.KeysApi;
-import io.aigw.runtime.testing.LocalPostgres;
 import io.aigw.runtime.testing.LocalRedis;
 import io.aigw.runtime.testing.ScriptedUpstream;
+import io.aigw.runtime.testing.SharedStores;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.JsonObject;
 import java.math.BigDecimal;
@@ -24,11 +24,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A key's USD budget through real gateways, with PostgreSQL holding the keys and usage records and,
@@ -51,26 +50,10 @@ public final class BudgetsTest {
     private static final String USAGE_EVENT = "data: {\"id\":\"c\",\"choices\":[],\"usage\":{\"prompt_tokens\":20,"
             + "\"completion_tokens\":480,\"total_tokens\":500}}\n\n";
 
-    private static LocalPostgres database;
-    private static LocalRedis redis;
+    @RegisterExtension
+    static final SharedStores STORES = new SharedStores();
     private ScriptedUpstream upstream;
     private final List<TestGateway> gateways = new ArrayList<>();
-
-    @BeforeAll
-    static void services() {
-        redis = LocalRedis.prefix();
-        database = LocalPostgres.createDatabase();
-    }
-
-    @AfterAll
-    static void cleanUp() throws SQLException {
-        if (redis != null) {
-            redis.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
 
     @BeforeEach
     void startUpstream() throws Exception {
@@ -147,7 +130,7 @@ public final class BudgetsTest {
         assertEquals(200, spent.get().statusCode());
         awaitRecords(key[1], 1);
 
-        redis.close();
+        STORES.redis().close();
         HttpResponse<String> afterLoss = send(first, key[0]).get();
         assertEquals(429, afterLoss.statusCode(), "rebuilt from the database: " + afterLoss.body());
         assertInsufficientQuota(afterLoss);
@@ -237,8 +220,8 @@ public final class BudgetsTest {
 
     private TestGateway gateway(boolean sharedRedis) {
         Map<String, String> config = new HashMap<>(Map.of("providers.openai.base-url", upstream.baseUrl(),
-                "gateway.database.url", database.url(), "gateway.database.user", database.user(),
-                "gateway.access-log", "off", "gateway.limits.redis-prefix", redis.name(),
+                "gateway.database.url", STORES.database().url(), "gateway.database.user", STORES.database().user(),
+                "gateway.access-log", "off", "gateway.limits.redis-prefix", STORES.redis().name(),
                 "providers.openai.models.0.id", "budget-test",
                 "providers.openai.models.0.context-length", "4000",
                 "providers.openai.models.0.pricing.input", "10",
@@ -311,7 +294,7 @@ public final class BudgetsTest {
     }
 
     private static long query(String sql, String keyId) throws SQLException {
-        try (Connection connection = database.connect();
+        try (Connection connection = STORES.database().connect();
              PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, keyId);
             try (ResultSet rows = statement.executeQuery()) {

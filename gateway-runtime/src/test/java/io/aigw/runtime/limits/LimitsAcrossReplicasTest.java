@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.KeysApi;
-import io.aigw.runtime.testing.LocalPostgres;
 import io.aigw.runtime.testing.LocalRedis;
+import io.aigw.runtime.testing.SharedStores;
 import io.aigw.runtime.testing.TestGateway;
 import java.net.InetAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +19,8 @@ import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two gateways behind one imagined load balancer, sharing one PostgreSQL (the keys) and one Redis
@@ -32,24 +30,8 @@ import org.junit.jupiter.api.Test;
 public final class LimitsAcrossReplicasTest {
     private static final String ANSWER = "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choices\":[],"
             + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3,\"total_tokens\":8}}";
-    private static LocalPostgres database;
-    private static LocalRedis redis;
-
-    @BeforeAll
-    static void services() {
-        redis = LocalRedis.prefix();
-        database = LocalPostgres.createDatabase();
-    }
-
-    @AfterAll
-    static void cleanUp() throws SQLException {
-        if (redis != null) {
-            redis.close();
-        }
-        if (database != null) {
-            database.close();
-        }
-    }
+    @RegisterExtension
+    static final SharedStores STORES = new SharedStores();
 
     @Test
     void aKeyWithRpm50GetsExactly50Of200ConcurrentRequestsSpreadOverTwoReplicas() throws Exception {
@@ -85,8 +67,8 @@ public final class LimitsAcrossReplicasTest {
 
     private static TestGateway replica(MockWebServer upstream) {
         return TestGateway.start(Map.of("providers.openai.base-url", upstream.url("/v1").toString(),
-                "gateway.database.url", database.url(), "gateway.database.user", database.user(),
-                "gateway.access-log", "off", "gateway.limits.redis-prefix", redis.name()),
+                "gateway.database.url", STORES.database().url(), "gateway.database.user", STORES.database().user(),
+                "gateway.access-log", "off", "gateway.limits.redis-prefix", STORES.redis().name()),
                 Map.of("OPENAI_API_KEY", "sk-upstream", "GATEWAY_REDIS_URL", LocalRedis.URL));
     }
 
