@@ -59,7 +59,7 @@ final class RateLimitGate {
             return Held.NOTHING;
         }
         Limits limits = Limits.of(policy);
-        long promptTokens = TokenEstimate.of(bodyBytes, 0, 0);
+        long promptTokens = TokenEstimate.promptTokens(bodyBytes);
         long completionTokens = chat.maxOutputTokens() >= 0 ? chat.maxOutputTokens() : outputCap(destination);
         long estimate = promptTokens + completionTokens;
         BudgetClaim budget = policy.budget().isEmpty() ? BudgetClaim.NONE

@@ -19,12 +19,8 @@ public final class TokenEstimate {
     private TokenEstimate() {
     }
 
-    /**
-     * @param maxOutputTokens the request's {@code max_completion_tokens} or {@code max_tokens}; -1 for none
-     * @param outputCap       what the model may write when the request sets no maximum
-     */
-    public static long of(long bodyBytes, long maxOutputTokens, long outputCap) {
-        long prompt = (bodyBytes + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
-        return prompt + (maxOutputTokens >= 0 ? maxOutputTokens : outputCap);
+    /** The prompt's tokens, estimated from the body's length: rounded up, any body one token at least. */
+    public static long promptTokens(long bodyBytes) {
+        return (bodyBytes + BYTES_PER_TOKEN - 1) / BYTES_PER_TOKEN;
     }
 }
