@@ -1,14 +1,12 @@
 package io.aigw.runtime.admin;
 
-import io.aigw.runtime.pricing.Usd;
+import io.aigw.runtime.store.UsageColumns;
 import io.aigw.runtime.store.UsageQuery;
-import io.aigw.runtime.store.UsageQuery.Dimension;
 import io.aigw.runtime.store.UsageRow;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,9 +16,6 @@ import java.util.List;
  * {@code '}, as OWASP advises against CSV injection.
  */
 final class UsageCsv {
-    private static final String SUMS = "requests,prompt_tokens,completion_tokens,total_tokens,cost_usd,unknown_cost,"
-            + "estimated_cost";
-
     private UsageCsv() {
     }
 
@@ -33,37 +28,17 @@ final class UsageCsv {
     }
 
     static String write(UsageQuery query, List<UsageRow> rows) {
-        boolean byKey = query.groupBy().contains(Dimension.KEY);
-        boolean byModel = query.groupBy().contains(Dimension.MODEL);
-        boolean byDay = query.groupBy().contains(Dimension.DAY);
-        List<String> header = new ArrayList<>();
-        if (byKey) {
-            header.add("key_id,key_name");
-        }
-        if (byModel) {
-            header.add("provider,model");
-        }
-        if (byDay) {
-            header.add("day");
-        }
-        header.add(SUMS);
-        StringBuilder csv = new StringBuilder(String.join(",", header)).append("\r\n");
+        int grouping = UsageColumns.grouping(query.groupBy());
+        StringBuilder csv = new StringBuilder(String.join(",", UsageColumns.header(query.groupBy()))).append("\r\n");
         for (UsageRow row : rows) {
-            if (byKey) {
-                text(csv, row.keyId());
-                text(csv, row.keyName());
+            List<String> cells = UsageColumns.cells(query.groupBy(), row);
+            for (int i = 0; i < cells.size(); i++) {
+                if (i < grouping) {
+                    text(csv, cells.get(i));
+                } else {
+                    csv.append(cells.get(i) == null ? "" : cells.get(i)).append(i + 1 < cells.size() ? "," : "\r\n");
+                }
             }
-            if (byModel) {
-                text(csv, row.provider());
-                text(csv, row.model());
-            }
-            if (byDay) {
-                csv.append(row.day()).append(',');
-            }
-            csv.append(row.requests()).append(',').append(row.promptTokens()).append(',')
-                    .append(row.completionTokens()).append(',').append(row.totalTokens()).append(',')
-                    .append(row.cost().map(nanos -> new Usd(nanos).toString()).orElse("")).append(',')
-                    .append(row.unknownCost()).append(',').append(row.estimated()).append("\r\n");
         }
         return csv.toString();
     }

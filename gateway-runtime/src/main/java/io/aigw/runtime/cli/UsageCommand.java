@@ -1,7 +1,7 @@
 package io.aigw.runtime.cli;
 
-import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.store.GatewayStore;
+import io.aigw.runtime.store.UsageColumns;
 import io.aigw.runtime.store.UsageQuery;
 import io.aigw.runtime.store.UsageQuery.Dimension;
 import io.aigw.runtime.store.UsageRow;
@@ -29,8 +29,6 @@ public final class UsageCommand {
     /** The database could not be reached or read. */
     public static final int STORE_FAILED = 3;
     static final String SYNOPSIS = "gateway usage [--from <day>] [--to <day>] [--key <id>] [--by day|model|key]";
-    private static final List<String> SUMS = List.of("requests", "prompt_tokens", "completion_tokens",
-            "total_tokens", "cost_usd", "unknown_cost", "estimated_cost");
 
     private final GatewayStore store;
     private final Clock clock;
@@ -111,38 +109,11 @@ public final class UsageCommand {
     }
 
     private void print(UsageQuery query, List<UsageRow> rows) {
-        boolean byKey = query.groupBy().contains(Dimension.KEY);
-        boolean byModel = query.groupBy().contains(Dimension.MODEL);
-        boolean byDay = query.groupBy().contains(Dimension.DAY);
-        List<String> header = new ArrayList<>();
-        if (byKey) {
-            header.addAll(List.of("key_id", "key_name"));
-        }
-        if (byModel) {
-            header.addAll(List.of("provider", "model"));
-        }
-        if (byDay) {
-            header.add("day");
-        }
-        int grouping = header.size();
-        header.addAll(SUMS);
+        int grouping = UsageColumns.grouping(query.groupBy());
         List<List<String>> lines = new ArrayList<>();
-        lines.add(header);
+        lines.add(UsageColumns.header(query.groupBy()));
         for (UsageRow row : rows) {
-            List<String> line = new ArrayList<>();
-            if (byKey) {
-                line.add(row.keyId());
-                line.add(orDash(row.keyName()));
-            }
-            if (byModel) {
-                line.add(orDash(row.provider()));
-                line.add(orDash(row.model()));
-            }
-            if (byDay) {
-                line.add(row.day().toString());
-            }
-            line.addAll(sums(row));
-            lines.add(line);
+            lines.add(shown(UsageColumns.cells(query.groupBy(), row), grouping));
         }
         // Every report is grouped by one dimension at least: the totals go under the first.
         List<String> totals = new ArrayList<>();
@@ -150,19 +121,21 @@ public final class UsageCommand {
         for (int i = 1; i < grouping; i++) {
             totals.add("");
         }
-        totals.addAll(sums(rows.stream().reduce(UsageRow.NONE, UsageRow::plus)));
+        totals.addAll(shown(UsageColumns.sums(rows.stream().reduce(UsageRow.NONE, UsageRow::plus)), 0));
         lines.add(totals);
         err.println("Usage from " + query.from() + " to " + query.to() + " (UTC days, both included)"
                 + query.keyId().map(id -> " of key " + id).orElse("") + ":");
         printAligned(lines, grouping);
     }
 
-    /** The figures of a row, as the report's JSON and CSV write them. */
-    private static List<String> sums(UsageRow row) {
-        return List.of(Long.toString(row.requests()), Long.toString(row.promptTokens()),
-                Long.toString(row.completionTokens()), Long.toString(row.totalTokens()),
-                row.cost().map(nanos -> new Usd(nanos).toString()).orElse("unknown"),
-                Long.toString(row.unknownCost()), Long.toString(row.estimated()));
+    /** The cells as the table shows them: a text the row has not as '-', a cost that is unknown as 'unknown'. */
+    private static List<String> shown(List<String> cells, int grouping) {
+        List<String> shown = new ArrayList<>(cells.size());
+        for (int i = 0; i < cells.size(); i++) {
+            String cell = cells.get(i);
+            shown.add(cell != null ? cell : i < grouping ? "-" : "unknown");
+        }
+        return shown;
     }
 
     /** Prints the lines as columns two spaces apart: texts aligned left, figures right. */
@@ -186,10 +159,6 @@ public final class UsageCommand {
             }
             out.println(text.toString().stripTrailing());
         }
-    }
-
-    private static String orDash(String value) {
-        return value == null ? "-" : value;
     }
 
     /** Arguments that cannot be used; the message says which and why. */
