@@ -3,6 +3,7 @@ package io.aigw.runtime.plugin;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.ProviderConfig;
 import io.aigw.runtime.config.Settings;
+import io.aigw.runtime.transport.HeaderSyntax;
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
 import java.lang.System.Logger.Level;
@@ -57,6 +58,7 @@ public final class ProviderFactory {
         ProviderPlugin plugin = discovered.plugin();
         Map<String, String> headers = new LinkedHashMap<>(plugin.extraHeaders());
         headers.putAll(config.headers());
+        requireWritable(descriptor.prefix(), headers, config);
         return new Provider(descriptor.prefix(), config.prefix().orElse(descriptor.prefix()),
                 descriptor.stripsPrefix(), descriptor.catchAll(),
                 config.defaultModel().orElse(descriptor.defaultModel()),
@@ -65,6 +67,25 @@ public final class ProviderFactory {
                 config.apiKey().map(key -> new UpstreamKey(key.value())),
                 descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(plugin.unsupportedFields()),
                 catalogue(discovered, descriptor.prefix(), config), discovered.source());
+    }
+
+    /**
+     * Every request to the provider carries these headers and its key as they are, unchecked: a line
+     * break in one (a key read from a file with its newline) is refused here, once, with a message
+     * that names the header but never shows its value.
+     */
+    private static void requireWritable(String provider, Map<String, String> headers, ProviderConfig config) {
+        headers.forEach((name, value) -> {
+            if (!HeaderSyntax.isName(name) || !HeaderSyntax.isValue(value)) {
+                throw new ConfigurationException("The header '" + name + "' of provider " + provider + " cannot be"
+                        + " sent: a header's name is letters, digits and !#$%&'*+-.^_`|~ only, and its value holds"
+                        + " no line break or other control character.");
+            }
+        });
+        if (config.apiKey().filter(key -> !HeaderSyntax.isValue(key.value())).isPresent()) {
+            throw new ConfigurationException("The key of provider " + provider + " holds a line break or another"
+                    + " control character, which a header cannot carry: was it read from a file with its newline?");
+        }
     }
 
     /**

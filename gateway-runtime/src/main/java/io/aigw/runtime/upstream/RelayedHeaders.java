@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.transport.HeaderSyntax;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;

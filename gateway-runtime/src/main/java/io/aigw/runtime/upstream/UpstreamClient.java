@@ -78,8 +78,10 @@ final class UpstreamClient {
         WebClient webClient = builder.build();
         // HTTP/1.1 directly: the generic WebClient would work out the protocol on every request. The
         // answers' headers unchecked: the few the caller gets are checked when relayed (HeaderSyntax).
-        this.client = webClient.client(Http1Client.PROTOCOL,
-                Http1ClientProtocolConfig.builder().validateResponseHeaders(false).build());
+        // The requests' headers unchecked too: the provider's were checked when it was made, the
+        // rest are the gateway's own.
+        this.client = webClient.client(Http1Client.PROTOCOL, Http1ClientProtocolConfig.builder()
+                .validateResponseHeaders(false).validateRequestHeaders(false).build());
         this.connections = UpstreamConnections.create(pool, webClient, client, uri);
     }
 

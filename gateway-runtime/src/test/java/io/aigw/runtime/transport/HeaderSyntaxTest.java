@@ -1,4 +1,4 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.transport;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

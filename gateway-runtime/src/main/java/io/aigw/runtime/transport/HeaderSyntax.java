@@ -1,18 +1,19 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.transport;
 
 /**
- * The syntax of HTTP header names and values (RFC 9110, section 5), checked on the few upstream
- * headers the gateway passes on to its caller ({@link RelayedHeaders}). The upstream client does
- * not validate the headers it parses: that copied and checked every header of every answer, and a
- * malformed header the caller would never see turned the whole answer into a 502. What the caller
- * does see gets this check, so that an upstream cannot break or split the caller's answer.
+ * The syntax of HTTP header names and values (RFC 9110, section 5), checked wherever a header the
+ * gateway writes did not come from its own code: the few upstream headers passed on to the caller
+ * ({@code RelayedHeaders}), so that an upstream cannot break or split the caller's answer, and a
+ * provider's configured headers and key, once when the provider is made. Helidon's own check of
+ * every header written (on by default since 4.5) is off on both sides: with these checks it would
+ * only find again, on every request, what was checked once or written by the gateway itself.
  */
-final class HeaderSyntax {
+public final class HeaderSyntax {
     private HeaderSyntax() {
     }
 
     /** Whether {@code name} is a token: one or more visible ASCII characters other than separators. */
-    static boolean isName(String name) {
+    public static boolean isName(String name) {
         if (name.isEmpty()) {
             return false;
         }
@@ -26,7 +27,7 @@ final class HeaderSyntax {
     }
 
     /** Whether {@code value} holds only visible characters, spaces, tabs and obsolete text (bytes 0x80-0xFF). */
-    static boolean isValue(String value) {
+    public static boolean isValue(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if ((c < ' ' && c != '\t') || c == 0x7f || c > 0xff) {
