@@ -77,7 +77,7 @@ public final class AccessLog implements AutoCloseable {
             }
             if (cost != null) {
                 if (cost.amount().isPresent()) {
-                    line.append(",\"cost_usd\":").append(cost.amount().get());
+                    cost.amount().get().appendTo(line.append(",\"cost_usd\":"));
                 }
                 line.append(",\"cost_basis\":\"").append(cost.basis().label()).append('"');
             }

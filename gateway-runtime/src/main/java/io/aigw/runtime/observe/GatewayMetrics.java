@@ -135,7 +135,7 @@ public final class GatewayMetrics {
                         .description("What requests cost, in US dollars: reported by the upstream, priced or estimated")
                         .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel))));
         if (counter.unwrap(Object.class) instanceof io.micrometer.core.instrument.Counter dollars) {
-            dollars.increment(usd.dollars().doubleValue());
+            dollars.increment(usd.approximateDollars());
         }
     }
 

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -21,12 +22,18 @@ import java.util.TreeMap;
 public final class PriceBook {
     private static final int VERSION_HEX_DIGITS = 12;
 
+    /** In order of provider, then model: what the canonical text is written from. */
     private final Map<String, Map<String, ModelPrice>> prices;
+    /** The same prices in hashed maps: looked up on every request, where the sorted ones compare strings. */
+    private final Map<String, Map<String, ModelPrice>> byName;
     private final String canonical;
     private final String version;
 
     private PriceBook(Map<String, Map<String, ModelPrice>> prices) {
         this.prices = prices;
+        Map<String, Map<String, ModelPrice>> hashed = new HashMap<>();
+        prices.forEach((provider, models) -> hashed.put(provider, Map.copyOf(models)));
+        this.byName = Map.copyOf(hashed);
         this.canonical = PriceTableText.write(prices);
         this.version = hash(canonical);
     }
@@ -73,7 +80,7 @@ public final class PriceBook {
 
     /** The price of a provider's model, if it has one. */
     public Optional<ModelPrice> price(String provider, String model) {
-        return Optional.ofNullable(prices.getOrDefault(provider, Map.of()).get(model));
+        return Optional.ofNullable(byName.getOrDefault(provider, Map.of()).get(model));
     }
 
     /**

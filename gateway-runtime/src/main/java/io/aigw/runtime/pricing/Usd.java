@@ -17,6 +17,7 @@ import java.math.RoundingMode;
 public record Usd(long nanos) implements Comparable<Usd> {
     public static final Usd ZERO = new Usd(0);
     private static final int SCALE = 9;
+    private static final long NANOS_PER_DOLLAR = 1_000_000_000L;
 
     /**
      * The amount nearest to {@code dollars}, half to even.
@@ -54,9 +55,28 @@ public record Usd(long nanos) implements Comparable<Usd> {
         return Long.compare(nanos, other.nanos);
     }
 
+    /** The amount in dollars, for a metric: a {@code double} is fine for a rate on a dashboard, never for a sum. */
+    public double approximateDollars() {
+        return nanos / 1e9;
+    }
+
+    /** Appends what {@link #toString()} returns, without making a string or a {@code BigDecimal}. */
+    public StringBuilder appendTo(StringBuilder text) {
+        long whole = nanos / NANOS_PER_DOLLAR;
+        long fraction = Math.abs(nanos % NANOS_PER_DOLLAR);
+        if (nanos < 0 && whole == 0) {
+            text.append('-');
+        }
+        text.append(whole).append('.');
+        for (long digit = NANOS_PER_DOLLAR / 10; digit > fraction && digit > 1; digit /= 10) {
+            text.append('0');
+        }
+        return text.append(fraction);
+    }
+
     /** Dollars with nine decimal places, {@code 0.003798000}: never in scientific notation. */
     @Override
     public String toString() {
-        return dollars().toPlainString();
+        return appendTo(new StringBuilder(24)).toString();
     }
 }

@@ -49,14 +49,14 @@ final class CallerEvents {
                     }
                 }
                 CallerSocket socket = socketOf(ctx);
-                if (socket != null && socket.http10() && !headers.containsToken(KEEP_ALIVE)
+                if (socket != null && socket.http10() && !has(headers, KEEP_ALIVE)
                         && headers instanceof WritableHeaders<?> writable) {
                     // HTTP/1.0 closes after each answer unless the caller asked to keep the connection.
                     writable.set(HeaderValues.CONNECTION_CLOSE);
                 }
                 if (socket != null) {
                     boolean upgrade = h2cUpgrades && headers.first(HeaderNames.UPGRADE).map(H2C::equals).orElse(false);
-                    socket.requestHeadersRead(upgrade, headers.containsToken(HeaderValues.CONNECTION_CLOSE));
+                    socket.requestHeadersRead(upgrade, has(headers, HeaderValues.CONNECTION_CLOSE));
                 }
             }
         };
@@ -77,7 +77,7 @@ final class CallerEvents {
             @Override
             public void headers(ConnectionContext ctx, Headers headers) {
                 CallerSocket socket = socketOf(ctx);
-                if (socket != null && socket.http10() && headers.containsToken(HeaderValues.TRANSFER_ENCODING_CHUNKED)
+                if (socket != null && socket.http10() && has(headers, HeaderValues.TRANSFER_ENCODING_CHUNKED)
                         && headers instanceof ServerResponseHeaders writable
                         && ctx.dataWriter() instanceof Http10Writer writer) {
                     // No chunks for HTTP/1.0: the answer's end is the connection's.
@@ -86,10 +86,18 @@ final class CallerEvents {
                     writer.dechunkNextAnswer();
                 }
                 if (socket != null) {
-                    socket.answerStarted(headers.containsToken(HeaderValues.CONNECTION_CLOSE));
+                    socket.answerStarted(has(headers, HeaderValues.CONNECTION_CLOSE));
                 }
             }
         };
+    }
+
+    /**
+     * Whether the headers hold the token, as {@link Headers#containsToken} says; asked first whether the
+     * header is there at all, which it seldom is, since Helidon's answer tokenizes through a stream.
+     */
+    private static boolean has(Headers headers, Header token) {
+        return headers.contains(token.headerName()) && headers.containsToken(token);
     }
 
     private static CallerSocket socketOf(ConnectionContext ctx) {

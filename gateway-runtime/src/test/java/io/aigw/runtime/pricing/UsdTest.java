@@ -32,4 +32,15 @@ final class UsdTest {
         assertEquals(new Usd(3), new Usd(1).plus(new Usd(2)));
         assertThrows(ArithmeticException.class, () -> new Usd(Long.MAX_VALUE).plus(new Usd(1)));
     }
+
+    @Test
+    void itsTextIsTheExactDecimalsPlainTextForEveryMagnitudeAndSign() {
+        long[] amounts = {0, 1, 5, 9, 10, 999_999_999, 1_000_000_000, 1_000_000_001, 3_798_000, 120_000_000_000L,
+            Long.MAX_VALUE, -1, -5, -999_999_999, -1_000_000_000, -1_500_000_000, Long.MIN_VALUE};
+        for (long nanos : amounts) {
+            Usd usd = new Usd(nanos);
+            assertEquals(BigDecimal.valueOf(nanos, 9).toPlainString(), usd.toString(), "nanos " + nanos);
+            assertEquals("cost=" + usd, usd.appendTo(new StringBuilder("cost=")).toString());
+        }
+    }
 }
