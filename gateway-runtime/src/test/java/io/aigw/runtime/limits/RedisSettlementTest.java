@@ -149,6 +149,38 @@ final class RedisSettlementTest {
         }
     }
 
+    @Test
+    void adjustmentsQueuedWhileACallIsInFlightGoInTheNextCallOneASlotAndARebuildWaitsForThem() throws Exception {
+        CountDownLatch inFlight = new CountDownLatch(1);
+        CountDownLatch answered = new CountDownLatch(1);
+        List<List<String>> calls = new ArrayList<>();
+        RedisSettlements settlements = new RedisSettlements((keys, args) -> {
+            inFlight.countDown();
+            await(answered);
+            calls.add(List.copyOf(args));
+        }, METRICS);
+        RedisSettlements.Slot one = new RedisSettlements.Slot("w1", "s1", 7, "g");
+        RedisSettlements.Slot two = new RedisSettlements.Slot("w2", "s2", 9, "");
+        try {
+            settlements.add(new RedisSettlements.Adjustment(one, 0, -5, -50, 100));
+            await(inFlight);
+            settlements.add(new RedisSettlements.Adjustment(one, -1, -10, -150, 0));
+            settlements.add(new RedisSettlements.Adjustment(two, 0, 3, 0, 0));
+            settlements.add(new RedisSettlements.Adjustment(one, 0, -2, -20, 80));
+            Thread rebuild = Thread.ofVirtual().start(() -> settlements.awaitSent(Duration.ofSeconds(20)));
+
+            assertTrue(!rebuild.join(Duration.ofMillis(200)), "a rebuild waits while adjustments are queued");
+            answered.countDown();
+            assertTrue(rebuild.join(Duration.ofSeconds(10)), "and goes on once they were sent");
+        } finally {
+            answered.countDown();
+            settlements.close();
+        }
+
+        assertEquals(List.of(List.of("7", "0", "-5", "g", "-50", "100"),
+                List.of("7", "-1", "-12", "g", "-170", "80", "9", "0", "3", "", "0", "0")), calls);
+    }
+
     private RedisLimiter limiter(URI url, SpendLedger ledger) {
         return new RedisLimiter(url, redis.name(), Duration.ofMillis(500), 8, StoreFailurePolicy.DENY, METRICS,
                 ledger);
