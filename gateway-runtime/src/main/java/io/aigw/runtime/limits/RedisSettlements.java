@@ -20,14 +20,20 @@ import java.util.function.BiConsumer;
  *
  * <p>Until an adjustment lands, Redis holds the reservation's estimates: more tokens and cost than
  * were used, never less (a released request stays counted a moment longer). That is the side of
- * caution, and short: an adjustment waits for the call in flight ahead of it and its own, each at
- * most {@code gateway.limits.redis-timeout}. When Redis fails a call, its adjustments are dropped and
+ * caution, and short: an adjustment waits {@link #LINGER}, then for the call in flight ahead of it
+ * and its own, each at most {@code gateway.limits.redis-timeout}. When Redis fails a call, its adjustments are dropped and
  * counted once in {@code gateway_limit_store_failures_total}; so are those a full queue turns away.
  * Either way the estimates stay counted until their window or period ends, as before.
  */
 final class RedisSettlements implements AutoCloseable {
     /** Adjustments that may wait while Redis is slow; a request queues one at most. */
     private static final int CAPACITY = 65_536;
+    /**
+     * How long the writer gathers after an adjustment arrives. Under load a batch gathers while the
+     * call ahead of it is in flight; a trickle would otherwise cost a call (and a wake-up of the
+     * writer) per request, as much of the gateway's core as the reservation itself.
+     */
+    private static final Duration LINGER = Duration.ofMillis(2);
 
     private final BiConsumer<List<String>, List<String>> adjust;
     private final GatewayMetrics metrics;
@@ -42,8 +48,7 @@ final class RedisSettlements implements AutoCloseable {
     RedisSettlements(BiConsumer<List<String>, List<String>> adjust, GatewayMetrics metrics) {
         this.adjust = adjust;
         this.metrics = metrics;
-        // No linger: while one call is in flight the next batch gathers by itself.
-        this.writer = new BatchWriter<>("rate-limit adjustments", CAPACITY, Duration.ZERO, this::send,
+        this.writer = new BatchWriter<>("rate-limit adjustments", CAPACITY, LINGER, this::send,
                 BatchWriter.Retry.NEVER, this::dropped);
     }
 
