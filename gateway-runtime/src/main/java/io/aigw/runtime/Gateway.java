@@ -16,6 +16,7 @@ import io.aigw.runtime.config.RateLimitsConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.limits.LocalLimiter;
+import io.aigw.runtime.limits.QueuedSpend;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.limits.RedisLimiter;
 import io.aigw.runtime.limits.SpendLedger;
@@ -177,8 +178,8 @@ public final class Gateway implements AutoCloseable {
                 snapshot -> forwarder.release(snapshot.table().byPriority())));
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
-        RateLimiter rateLimiter = rateLimiter(config.rateLimits(), metrics,
-                (keyId, since) -> store.spentSince(keyId, Instant.ofEpochMilli(since)).nanos());
+        RateLimiter rateLimiter = rateLimiter(config.rateLimits(), metrics, new QueuedSpend(
+                (keyId, since) -> store.spentSince(keyId, Instant.ofEpochMilli(since)).nanos(), usage));
         GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);

@@ -106,15 +106,7 @@ final class RateLimitGate {
     }
 
     private static BudgetClaim claim(KeyPolicy policy, Usd cost) {
-        Instant now = Instant.now();
-        Instant start = policy.period().start(now);
-        String period = switch (policy.period()) {
-            case DAY -> "day:" + start.toEpochMilli();
-            case MONTH -> "month:" + start.toEpochMilli();
-            case LIFETIME -> "life";
-        };
-        return new BudgetClaim(policy.budget().get().nanos(), period, start.toEpochMilli(),
-                policy.period().end(now).map(Instant::toEpochMilli).orElse(0L), cost.nanos());
+        return BudgetClaim.in(policy.period(), Instant.now(), policy.budget().get().nanos(), cost.nanos());
     }
 
     /**
@@ -137,14 +129,9 @@ final class RateLimitGate {
 
     private static String budgetMessage(KeyPolicy policy, Decision.Refused refused, BudgetClaim budget) {
         Usd limit = policy.budget().get();
-        String period = switch (policy.period()) {
-            case DAY -> "a day (UTC)";
-            case MONTH -> "a month (UTC)";
-            case LIFETIME -> "in all";
-        };
         Usd left = new Usd(Math.max(0, limit.nanos() - refused.quota().spentNanos()));
-        return "This workspace key's budget of USD " + plain(limit) + " " + period + " has USD " + plain(left)
-                + " left (requests in flight included), and this request may cost up to USD "
+        return "This workspace key's budget of USD " + plain(limit) + " " + policy.period().phrase() + " has USD "
+                + plain(left) + " left (requests in flight included), and this request may cost up to USD "
                 + plain(new Usd(budget.costNanos())) + " (its prompt, estimated from its length, and its"
                 + " max_completion_tokens or the model's output cap): set a lower max_completion_tokens, or ask an"
                 + " admin to raise the budget.";

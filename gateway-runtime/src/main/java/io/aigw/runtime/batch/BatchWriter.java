@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -58,6 +59,11 @@ public final class BatchWriter<T> implements AutoCloseable {
     private long failingSince;
     /** The batch being written, kept while the sink cannot take it. */
     private final List<T> batch = new ArrayList<>(MAX_BATCH);
+    /**
+     * Held while items move from the queue into {@link #batch} and while the batch is let go of, and
+     * by {@link #forEachUnwritten}: never by an offer.
+     */
+    private final ReentrantLock handOver = new ReentrantLock();
     private final Thread writer;
     /** Set by the writer before it parks on an empty queue: only then does an offer have to wake it. */
     private volatile boolean writerIdle;
@@ -134,6 +140,21 @@ public final class BatchWriter<T> implements AutoCloseable {
         }
     }
 
+    /**
+     * Passes {@code action} every item offered before this call and not yet written or dropped, a
+     * batch the sink is writing included (such an item may be written by then: counted twice, never
+     * missed, by a caller that reads what was written after this).
+     */
+    public void forEachUnwritten(Consumer<? super T> action) {
+        handOver.lock();
+        try {
+            batch.forEach(action);
+            queue.forEach(action);
+        } finally {
+            handOver.unlock();
+        }
+    }
+
     /** How many items were dropped because the queue was full or the sink failed. */
     public long dropped() {
         return dropped.get();
@@ -177,9 +198,14 @@ public final class BatchWriter<T> implements AutoCloseable {
 
     /** Tops {@link #batch} up with queued items, to a batch's size at most. */
     private void takeBatch() {
-        T item;
-        while (batch.size() < MAX_BATCH && (item = queue.poll()) != null) {
-            batch.add(item);
+        handOver.lock();
+        try {
+            T item;
+            while (batch.size() < MAX_BATCH && (item = queue.poll()) != null) {
+                batch.add(item);
+            }
+        } finally {
+            handOver.unlock();
         }
     }
 
@@ -214,8 +240,13 @@ public final class BatchWriter<T> implements AutoCloseable {
             drop(batch.size());
             LOG.log(Level.ERROR, "Could not write " + batch.size() + " " + name + ", dropped", e);
         }
-        queued.addAndGet(-batch.size());
-        batch.clear();
+        handOver.lock();
+        try {
+            queued.addAndGet(-batch.size());
+            batch.clear();
+        } finally {
+            handOver.unlock();
+        }
     }
 
     /** Once the queue is empty again after it overflowed, says how many items it dropped meanwhile. */

@@ -13,7 +13,7 @@ import java.util.Optional;
  *                     Redis, shared by replicas; empty: in this process's memory
  * @param redisPrefix  {@code gateway.limits.redis-prefix}: before each key id in Redis's key names
  * @param redisTimeout {@code gateway.limits.redis-timeout}: the longest a check waits on Redis
- * @param redisPool    {@code gateway.limits.redis-pool-size}: connections to Redis at most
+ * @param redisPool    {@code gateway.limits.redis-pool-size}: connections to Redis at most, opened as needed
  * @param onFailure    {@code gateway.limits.on-store-failure}: what a request gets while Redis cannot be asked
  */
 public record RateLimitsConfig(Optional<URI> redisUrl, String redisPrefix, Duration redisTimeout, int redisPool,
@@ -27,7 +27,9 @@ public record RateLimitsConfig(Optional<URI> redisUrl, String redisPrefix, Durat
             throw new ConfigurationException("gateway.limits.on-store-failure must be 'allow' or 'deny', not '"
                     + policy + "'");
         }
-        int pool = settings.getInt("gateway.limits.redis-pool-size", 64);
+        // As many as the requests that check at once under a heavy load: fewer, and the rest wait
+        // their turn for a connection, a wait that reached the timeout at 256 callers and 64.
+        int pool = settings.getInt("gateway.limits.redis-pool-size", 256);
         if (pool < 1) {
             throw new ConfigurationException("gateway.limits.redis-pool-size must be at least 1, not " + pool);
         }

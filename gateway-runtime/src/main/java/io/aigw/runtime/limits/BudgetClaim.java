@@ -1,5 +1,8 @@
 package io.aigw.runtime.limits;
 
+import io.aigw.runtime.store.BudgetPeriod;
+import java.time.Instant;
+
 /**
  * A key's USD budget in its current period, and the cost one request reserves against it.
  *
@@ -14,6 +17,16 @@ public record BudgetClaim(long budgetNanos, String period, long periodStartMilli
                           long costNanos) {
     /** No budget: nothing is reserved against one. */
     public static final BudgetClaim NONE = new BudgetClaim(0, "", 0, 0, 0);
+
+    /**
+     * A claim of {@code costNanos} against a budget of {@code budgetNanos} spent over {@code period},
+     * in the period holding {@code now}: the reservation and its settlement count in that period,
+     * even when the request ends in the next.
+     */
+    public static BudgetClaim in(BudgetPeriod period, Instant now, long budgetNanos, long costNanos) {
+        return new BudgetClaim(budgetNanos, period.countName(now), period.start(now).toEpochMilli(),
+                period.end(now).map(Instant::toEpochMilli).orElse(0L), costNanos);
+    }
 
     /** Whether the key has a budget. */
     public boolean applies() {

@@ -25,10 +25,11 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * Counts in Redis, shared by every replica that names it: each reservation is one
  * {@link RedisScripts#RESERVE} script, one round trip, over a pool of blocking connections (a
- * virtual thread waiting on one costs no carrier thread). A key's budget is checked and reserved in
- * the same script; when Redis has no count of the period's spend, the script says so, the spend is
- * read from the {@link SpendLedger} and the script runs again with it: two round trips, once a period
- * and after Redis lost the count.
+ * virtual thread waiting on one costs no carrier thread). Settling and releasing a reservation cost
+ * the request nothing more: {@link RedisSettlements} sends them in batches, off its thread. A key's
+ * budget is checked and reserved in the same script; when Redis has no count of the period's spend,
+ * the script says so, the spend is read from the {@link SpendLedger} and the script runs again with
+ * it: two round trips, once a period and after Redis lost the count.
  *
  * <p>When Redis cannot be asked, the request is served as {@link StoreFailurePolicy} says, counted
  * in {@code gateway_limit_store_failures_total}; the outage is logged once when it starts and once
@@ -48,7 +49,8 @@ public final class RedisLimiter implements RateLimiter {
     private final SpendLedger ledger;
     private final GatewayMetrics metrics;
     private final String reserveSha;
-    private final String adjustSha;
+    private final RedisSettlements settlements;
+    private final Duration timeout;
     private final AtomicBoolean down = new AtomicBoolean();
     /** While Redis is down, when one request may try it again; the others meanwhile do not wait on it. */
     private final AtomicLong nextTryNanos = new AtomicLong();
@@ -63,12 +65,15 @@ public final class RedisLimiter implements RateLimiter {
         this.ledger = ledger;
         this.where = url.getHost() + ":" + url.getPort();
         this.prefix = prefix;
+        this.timeout = timeout;
         this.onFailure = onFailure;
         this.metrics = metrics;
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         pool.setMaxTotal(poolSize);
         pool.setMaxIdle(poolSize);
         pool.setMaxWait(timeout);
+        // Waiters are served in turn: an unfair pool let some requests wait far longer than others.
+        pool.setFairness(true);
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
                 .timeoutMillis((int) timeout.toMillis())
                 .user(JedisURIHelper.getUser(url))
@@ -82,7 +87,9 @@ public final class RedisLimiter implements RateLimiter {
                 .clientConfig(client.build()).poolConfig(pool).build();
         // Known without asking Redis, which may be down at start: EVALSHA loads them when it lacks them.
         this.reserveSha = sha1(RedisScripts.RESERVE);
-        this.adjustSha = sha1(RedisScripts.ADJUST);
+        String adjustSha = sha1(RedisScripts.ADJUST);
+        this.settlements = new RedisSettlements((keys, args) -> run(adjustSha, RedisScripts.ADJUST, keys, args),
+                metrics);
     }
 
     @Override
@@ -96,7 +103,10 @@ public final class RedisLimiter implements RateLimiter {
             answer = reserve(keys, limits, tokens, budget, "", "");
             if ((Long) answer.get(0) == 4) {
                 // Redis has no count of this period's spend (a first request, a new period, a Redis
-                // flushed or restarted): rebuilt from the database, then the same script again.
+                // flushed or restarted): rebuilt from the database, then the same script again. This
+                // gateway's adjustments still queued are sent first: those of requests whose usage
+                // records the ledger counts must not add their cost to the rebuilt count as well.
+                settlements.awaitSent(timeout);
                 long spent = ledger.spentNanos(keyId, budget.periodStartMillis());
                 answer = reserve(keys, limits, tokens, budget, Long.toString(spent),
                         Long.toHexString(GENERATIONS.nextLong()));
@@ -121,10 +131,10 @@ public final class RedisLimiter implements RateLimiter {
 
     private List<?> reserve(List<String> keys, Limits limits, long tokens, BudgetClaim budget, String seed,
                             String generation) {
-        return (List<?>) run(reserveSha, RedisScripts.RESERVE, keys, Long.toString(limits.rpm()),
+        return (List<?>) run(reserveSha, RedisScripts.RESERVE, keys, List.of(Long.toString(limits.rpm()),
                 Long.toString(limits.tpm()), Long.toString(tokens), Long.toString(Limits.WINDOW_MILLIS),
                 Long.toString(budget.budgetNanos()), Long.toString(budget.costNanos()), seed, generation,
-                Long.toString(budget.periodEndMillis()));
+                Long.toString(budget.periodEndMillis())));
     }
 
     private static String text(Object reply) {
@@ -153,17 +163,19 @@ public final class RedisLimiter implements RateLimiter {
                 ? new Decision.Admitted(Reservation.NONE, Optional.empty()) : new Decision.Unavailable();
     }
 
-    private Object run(String sha, String script, List<String> keys, String... args) {
+    private Object run(String sha, String script, List<String> keys, List<String> args) {
         try {
-            return redis.evalsha(sha, keys, List.of(args));
+            return redis.evalsha(sha, keys, args);
         } catch (JedisNoScriptException e) {
             // A Redis restarted or flushed has forgotten the script: EVAL sends it and caches it again.
-            return redis.eval(script, keys, List.of(args));
+            return redis.eval(script, keys, args);
         }
     }
 
+    /** Sends the adjustments still queued, then closes the connections. */
     @Override
     public void close() {
+        settlements.close();
         redis.close();
     }
 
@@ -172,24 +184,20 @@ public final class RedisLimiter implements RateLimiter {
      * key with a budget, in the spend count of {@code generation} ('' without a budget).
      */
     private final class Held implements Reservation {
-        private final List<String> keys;
-        private final long windowStart;
+        private final RedisSettlements.Slot slot;
         private final long tokens;
-        private final String generation;
         private final long cost;
 
         Held(List<String> keys, long windowStart, long tokens, String generation, long cost) {
-            this.keys = keys;
-            this.windowStart = windowStart;
+            this.slot = new RedisSettlements.Slot(keys.get(0), keys.get(1), windowStart, generation);
             this.tokens = tokens;
-            this.generation = generation;
             this.cost = cost;
         }
 
         @Override
         public void settle(long used, long costNanos) {
             long real = costNanos < 0 ? cost : costNanos;
-            if (used != tokens || (!generation.isEmpty() && real != cost)) {
+            if (used != tokens || (!slot.generation().isEmpty() && real != cost)) {
                 adjust(0, used - tokens, real - cost, real);
             }
         }
@@ -199,14 +207,9 @@ public final class RedisLimiter implements RateLimiter {
             adjust(-1, -tokens, -cost, 0);
         }
 
-        /** Failing, the reservation stays as it was made, its estimates counted: the side of caution. */
+        /** Queued, off the request's path; until it lands, the estimates stay counted: the side of caution. */
         private void adjust(long requests, long tokenDelta, long costDelta, long wholeCost) {
-            try {
-                run(adjustSha, RedisScripts.ADJUST, keys, Long.toString(windowStart), Long.toString(requests),
-                        Long.toString(tokenDelta), generation, Long.toString(costDelta), Long.toString(wholeCost));
-            } catch (JedisException e) {
-                metrics.limitStoreFailure();
-            }
+            settlements.add(new RedisSettlements.Adjustment(slot, requests, tokenDelta, costDelta, wholeCost));
         }
     }
 

@@ -76,31 +76,37 @@ final class RedisScripts {
             """;
 
     /**
-     * KEYS: the window's hash, the spend's hash. ARGV: the start of the window reserved in, requests
-     * and tokens to add (negative to give back), the spend's generation reserved in, the cost to add
-     * to it, the whole cost. Changes no window once it has ended. A spend rebuilt since the
-     * reservation (another generation) never counted it: it gets the whole cost, which the usage
-     * record, not yet written when it was rebuilt, will hold. A spend missing is left to be rebuilt.
+     * Any number of adjustments, in one round trip. For each, two KEYS: the window's hash, the spend's
+     * hash; six ARGV: the start of the window reserved in, requests and tokens to add (negative to give
+     * back), the spend's generation reserved in, the cost to add to it, the whole cost. Changes no
+     * window once it has ended. A spend rebuilt since the reservation (another generation) never
+     * counted it: it gets the whole cost, which the usage record, not yet offered when it was rebuilt,
+     * will hold. A spend missing is left to be rebuilt, and the rebuild counts the usage record.
      */
     static final String ADJUST = """
-            if redis.call('HGET', KEYS[1], 's') == ARGV[1] then
-                redis.call('HINCRBY', KEYS[1], 'r', ARGV[2])
-                local tokens = redis.call('HINCRBY', KEYS[1], 'k', ARGV[3])
-                if tokens < 0 then
-                    redis.call('HSET', KEYS[1], 'k', 0)
+            for i = 0, #KEYS / 2 - 1 do
+                local window = KEYS[2 * i + 1]
+                local spend = KEYS[2 * i + 2]
+                local a = 6 * i
+                if redis.call('HGET', window, 's') == ARGV[a + 1] then
+                    redis.call('HINCRBY', window, 'r', ARGV[a + 2])
+                    local tokens = redis.call('HINCRBY', window, 'k', ARGV[a + 3])
+                    if tokens < 0 then
+                        redis.call('HSET', window, 'k', 0)
+                    end
                 end
-            end
-            if ARGV[4] ~= '' then
-                local generation = redis.call('HGET', KEYS[2], 'g')
-                local add = nil
-                if generation == ARGV[4] then
-                    add = ARGV[5]
-                elseif generation then
-                    add = ARGV[6]
-                end
-                if add and add ~= '0' then
-                    if redis.call('HINCRBY', KEYS[2], 'n', add) < 0 then
-                        redis.call('HSET', KEYS[2], 'n', 0)
+                if ARGV[a + 4] ~= '' then
+                    local generation = redis.call('HGET', spend, 'g')
+                    local add = nil
+                    if generation == ARGV[a + 4] then
+                        add = ARGV[a + 5]
+                    elseif generation then
+                        add = ARGV[a + 6]
+                    end
+                    if add and add ~= '0' then
+                        if redis.call('HINCRBY', spend, 'n', add) < 0 then
+                            redis.call('HSET', spend, 'n', 0)
+                        end
                     end
                 end
             end

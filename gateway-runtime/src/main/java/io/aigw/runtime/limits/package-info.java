@@ -7,6 +7,7 @@
  * <p>A key's window is a minute from its first request after the last window ended; the reset a
  * caller is told is that window's end. {@link LocalLimiter} counts in this process's memory, for
  * one gateway; {@link RedisLimiter} counts in Redis, one atomic script per check, so that replicas
- * sharing a Redis enforce one limit between them.
+ * sharing a Redis enforce one limit between them, and settles off the request's path
+ * ({@link RedisSettlements}).
  */
 package io.aigw.runtime.limits;

@@ -26,6 +26,26 @@ public enum BudgetPeriod {
         };
     }
 
+    /**
+     * The name the limiters count the period holding {@code now} under ({@code day:<start ms>},
+     * {@code month:<start ms>}, {@code life}): a new name starts a new count.
+     */
+    public String countName(Instant now) {
+        return switch (this) {
+            case DAY, MONTH -> label() + ":" + start(now).toEpochMilli();
+            case LIFETIME -> "life";
+        };
+    }
+
+    /** How a budget's message says it is spent over: {@code a day (UTC)}, {@code a month (UTC)}, {@code in all}. */
+    public String phrase() {
+        return switch (this) {
+            case DAY -> "a day (UTC)";
+            case MONTH -> "a month (UTC)";
+            case LIFETIME -> "in all";
+        };
+    }
+
     /** When the period holding {@code now} started; the epoch for a lifetime. */
     public Instant start(Instant now) {
         LocalDate day = LocalDate.ofInstant(now, ZoneOffset.UTC);
