@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** bin/gateway's AOT cache on a JDK 25+: only a run that ended well leaves one. */
 public final class AotCacheIT {
     private static final String MASTER = "sk-gw-aot-cache-test-0123456789";
+    private static final String RAISED_THRESHOLDS = "-XX:CompileThresholdScaling=4";
 
     @TempDir
     Path work;
@@ -94,12 +95,21 @@ public final class AotCacheIT {
         Files.delete(impostor);
         try (GatewayProcess fromTheCache = GatewayProcess.start(home, environment)) {
             assertEquals(200, fromTheCache.get("/api/v1/models", MASTER).statusCode());
+            assertTrue(fromTheCache.arguments().contains(RAISED_THRESHOLDS), fromTheCache.arguments().toString());
             fromTheCache.terminate();
             assertEquals(0, fromTheCache.awaitExit(), fromTheCache.output());
             assertFalse(fromTheCache.output().contains("AOTCache creation"), fromTheCache.output());
         }
         assertEquals(List.of(good), aotFiles());
         assertEquals(written, Files.getLastModifiedTime(good));
+    }
+
+    /** The JIT's thresholds go by the cache's training: without a cache, they stay the JDK's. */
+    @Test
+    void aStartWithoutACacheKeepsTheDefaultCompileThresholds() throws Exception {
+        try (GatewayProcess withoutCache = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertFalse(withoutCache.arguments().contains(RAISED_THRESHOLDS), withoutCache.arguments().toString());
+        }
     }
 
     /** Every file in lib/ that an AOT cache, or its recording, left. */

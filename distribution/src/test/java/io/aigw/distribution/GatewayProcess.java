@@ -101,6 +101,11 @@ final class GatewayProcess implements AutoCloseable {
         return gateway;
     }
 
+    /** The arguments the process runs with now: once bin/gateway has handed over to it, the JVM's. */
+    List<String> arguments() {
+        return process.toHandle().info().arguments().map(List::of).orElseThrow();
+    }
+
     private void read(InputStream stream, boolean isErrors) {
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
