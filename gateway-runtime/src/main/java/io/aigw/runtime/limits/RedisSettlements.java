@@ -21,9 +21,10 @@ import java.util.function.BiConsumer;
  * <p>Until an adjustment lands, Redis holds the reservation's estimates: more tokens and cost than
  * were used, never less (a released request stays counted a moment longer). That is the side of
  * caution, and short: an adjustment waits {@link #LINGER}, then for the call in flight ahead of it
- * and its own, each at most {@code gateway.limits.redis-timeout}. When Redis fails a call, its adjustments are dropped and
- * counted once in {@code gateway_limit_store_failures_total}; so are those a full queue turns away.
- * Either way the estimates stay counted until their window or period ends, as before.
+ * and its own, each at most {@code gateway.limits.redis-timeout}. When Redis fails a call, its
+ * adjustments are dropped and counted once in {@code gateway_limit_store_failures_total}; so are
+ * those a full queue turns away. Either way the estimates stay counted until their window or period
+ * ends, as before.
  */
 final class RedisSettlements implements AutoCloseable {
     /** Adjustments that may wait while Redis is slow; a request queues one at most. */
