@@ -5,8 +5,9 @@ package io.aigw.runtime.transport;
  * gateway writes did not come from its own code: the few upstream headers passed on to the caller
  * ({@code RelayedHeaders}), so that an upstream cannot break or split the caller's answer, and a
  * provider's configured headers and key, once when the provider is made. Helidon's own check of
- * every header written (on by default since 4.5) is off on both sides: with these checks it would
- * only find again, on every request, what was checked once or written by the gateway itself.
+ * every header written (on by default since 4.5) is off for the answers to callers and for the
+ * requests to upstreams: it would find again, on every request, what was checked here once or what
+ * the gateway wrote itself.
  */
 public final class HeaderSyntax {
     private HeaderSyntax() {
