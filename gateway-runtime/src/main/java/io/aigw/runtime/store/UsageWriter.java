@@ -22,9 +22,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class UsageWriter {
     /**
-     * Rows sent to the database at a time, giving the core way in between ({@link BatchWriter#giveWay}).
+     * Rows sent to the database at a time, giving the core way in between ({@link BatchWriter#giveWay}):
+     * the kernel lets the writer run on until it gives way, so a request made ready meanwhile waits
+     * for the core as long as a step takes.
      */
-    private static final int ROWS_PER_STEP = 16;
+    private static final int ROWS_PER_STEP = 4;
     private static final long MILLIS_PER_DAY = 86_400_000L;
     private static final String INSERT_RECORD = "INSERT INTO usage_records (recorded_at, key_id, requested_model,"
             + " provider, upstream_model, status, prompt_tokens, completion_tokens, total_tokens, latency_micros,"
