@@ -3,7 +3,6 @@ package io.aigw.runtime.pricing;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
@@ -22,19 +21,17 @@ import java.util.TreeMap;
 public final class PriceBook {
     private static final int VERSION_HEX_DIGITS = 12;
 
-    /** In order of provider, then model: what the canonical text is written from. */
-    private final Map<String, Map<String, ModelPrice>> prices;
-    /** The same prices in hashed maps: looked up on every request, where the sorted ones compare strings. */
+    /** In hashed maps: looked up on every request, where sorted ones would compare strings. */
     private final Map<String, Map<String, ModelPrice>> byName;
     private final String canonical;
     private final String version;
 
-    private PriceBook(Map<String, Map<String, ModelPrice>> prices) {
-        this.prices = prices;
+    /** @param sorted in order of provider, then model: what the canonical text is written from */
+    private PriceBook(Map<String, Map<String, ModelPrice>> sorted) {
         Map<String, Map<String, ModelPrice>> hashed = new HashMap<>();
-        prices.forEach((provider, models) -> hashed.put(provider, Map.copyOf(models)));
+        sorted.forEach((provider, models) -> hashed.put(provider, Map.copyOf(models)));
         this.byName = Map.copyOf(hashed);
-        this.canonical = PriceTableText.write(prices);
+        this.canonical = PriceTableText.write(sorted);
         this.version = hash(canonical);
     }
 
@@ -48,10 +45,10 @@ public final class PriceBook {
         Map<String, Map<String, ModelPrice>> sorted = new TreeMap<>();
         byProvider.forEach((provider, models) -> {
             if (!models.isEmpty()) {
-                sorted.put(provider, Collections.unmodifiableMap(new TreeMap<>(models)));
+                sorted.put(provider, new TreeMap<>(models));
             }
         });
-        return new PriceBook(Collections.unmodifiableMap(sorted));
+        return new PriceBook(sorted);
     }
 
     /**
@@ -75,7 +72,7 @@ public final class PriceBook {
 
     /** How many models have a price. */
     public int size() {
-        return prices.values().stream().mapToInt(Map::size).sum();
+        return byName.values().stream().mapToInt(Map::size).sum();
     }
 
     /** The price of a provider's model, if it has one. */
