@@ -57,7 +57,7 @@ public record Usd(long nanos) implements Comparable<Usd> {
 
     /** The amount in dollars, for a metric: a {@code double} is fine for a rate on a dashboard, never for a sum. */
     public double approximateDollars() {
-        return nanos / 1e9;
+        return nanos / (double) NANOS_PER_DOLLAR;
     }
 
     /** Appends what {@link #toString()} returns, without making a string or a {@code BigDecimal}. */
