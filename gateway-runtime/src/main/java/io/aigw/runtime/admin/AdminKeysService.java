@@ -94,17 +94,11 @@ public final class AdminKeysService implements HttpService {
                     policy.expiresAt().map(Instant::getEpochSecond).orElse(null),
                     policy.rpm().isPresent() ? policy.rpm().getAsLong() : null,
                     policy.tpm().isPresent() ? policy.tpm().getAsLong() : null,
-                    policy.budget().map(AdminKeysService::dollars).orElse(null),
+                    policy.budget().map(Usd::shortestDollars).orElse(null),
                     policy.budget().map(usd -> policy.period().label()).orElse(null),
-                    used == null ? null : dollars(used),
-                    used == null ? null : dollars(new Usd(Math.max(0, policy.budget().get().nanos() - used.nanos()))));
+                    used == null ? null : used.shortestDollars(),
+                    used == null ? null : new Usd(Math.max(0, policy.budget().get().nanos() - used.nanos())).shortestDollars());
         }
-    }
-
-    /** Dollars as few digits write them: {@code 0.25}, {@code 20}, never {@code 2E+1}. */
-    static BigDecimal dollars(Usd usd) {
-        BigDecimal dollars = usd.dollars().stripTrailingZeros();
-        return dollars.scale() < 0 ? dollars.setScale(0) : dollars;
     }
 
     /** What {@code key} spent in its budget's current period, by its usage records. */

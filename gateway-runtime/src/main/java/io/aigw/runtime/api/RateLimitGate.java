@@ -138,7 +138,7 @@ final class RateLimitGate {
     }
 
     private static String plain(Usd usd) {
-        return usd.dollars().stripTrailingZeros().toPlainString();
+        return usd.shortestDollars().toPlainString();
     }
 
     private static String message(Decision.Refused refused, Limits limits, long estimate) {

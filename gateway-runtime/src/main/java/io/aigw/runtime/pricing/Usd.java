@@ -50,6 +50,15 @@ public record Usd(long nanos) implements Comparable<Usd> {
         return BigDecimal.valueOf(nanos, SCALE);
     }
 
+    /**
+     * The amount in dollars in as few digits as it takes, as people write a budget: {@code 0.25},
+     * {@code 20}, never {@code 20.000000000} nor {@code 2E+1}.
+     */
+    public BigDecimal shortestDollars() {
+        BigDecimal dollars = dollars().stripTrailingZeros();
+        return dollars.scale() < 0 ? dollars.setScale(0) : dollars;
+    }
+
     @Override
     public int compareTo(Usd other) {
         return Long.compare(nanos, other.nanos);

@@ -43,4 +43,12 @@ final class UsdTest {
             assertEquals("cost=" + usd, usd.appendTo(new StringBuilder("cost=")).toString());
         }
     }
+
+    @Test
+    void itsShortestDollarsHaveNoTrailingZerosAndNoExponent() {
+        assertEquals("20", new Usd(20_000_000_000L).shortestDollars().toString());
+        assertEquals("0.25", new Usd(250_000_000).shortestDollars().toString());
+        assertEquals("0", Usd.ZERO.shortestDollars().toString());
+        assertEquals("0.000000001", new Usd(1).shortestDollars().toPlainString());
+    }
 }
