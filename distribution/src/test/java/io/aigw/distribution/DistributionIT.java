@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.MalformedURLException;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -444,6 +447,46 @@ public final class DistributionIT {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
             String properties = gateway.systemProperties();
             assertTrue(properties.contains("jdk.virtualThreadScheduler.parallelism=1"), properties);
+        }
+    }
+
+    /**
+     * bin/gateway keeps methods it names out of the JIT's inlining, because the compilations they
+     * swelled were the process's peak RSS: each named method is in the runtime (a rename would
+     * otherwise turn the option off without a word), the shipped JVM gets the option, and the JVM
+     * does not echo it on stdout, where the access log goes.
+     */
+    @Test
+    void theMethodsTheLauncherKeepsFromInliningAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
+        String launcher = Files.readString(home.resolve("bin/gateway"));
+        var named = Pattern.compile("dontinline,([\\w.$]+)::(\\w+)").matcher(launcher);
+        List<String> options = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(home.resolve("lib"));
+             URLClassLoader runtime = new URLClassLoader(jars.filter(jar -> jar.toString().endsWith(".jar"))
+                     .map(DistributionIT::url).toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+            while (named.find()) {
+                String method = named.group(2);
+                Class<?> type = Class.forName(named.group(1), false, runtime);
+                assertTrue(Stream.of(type.getDeclaredMethods()).anyMatch(declared -> declared.getName().equals(method)),
+                        named.group() + ": no such method");
+                options.add("-XX:CompileCommand=" + named.group());
+            }
+        }
+        assertFalse(options.isEmpty(), launcher);
+
+        try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
+            assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            String commandLine = gateway.jdkTool("jcmd", "VM.command_line");
+            options.forEach(option -> assertTrue(commandLine.contains(option), commandLine));
+            assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
+        }
+    }
+
+    private static URL url(Path jar) {
+        try {
+            return jar.toUri().toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException(jar.toString(), e);
         }
     }
 
