@@ -124,8 +124,8 @@ public final class KeysCommand {
         policy.expiresAt().ifPresent(at -> text.append("expires=").append(at).append(' '));
         policy.rpm().ifPresent(rpm -> text.append("rpm=").append(rpm).append(' '));
         policy.tpm().ifPresent(tpm -> text.append("tpm=").append(tpm).append(' '));
-        policy.budget().ifPresent(usd -> text.append("budget=").append(usd.shortestDollars().toPlainString()).append("/").append(policy.period().name().toLowerCase(java.util.Locale.ROOT))
-                .append(' '));
+        policy.budget().ifPresent(usd -> text.append("budget=").append(usd.shortestDollars().toPlainString())
+                .append("/").append(policy.period().name().toLowerCase(java.util.Locale.ROOT)).append(' '));
         return text.isEmpty() ? "-" : text.toString().strip();
     }
 
