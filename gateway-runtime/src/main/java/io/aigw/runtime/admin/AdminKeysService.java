@@ -97,8 +97,7 @@ public final class AdminKeysService implements HttpService {
                     policy.budget().map(Usd::shortestDollars).orElse(null),
                     policy.budget().map(usd -> policy.period().label()).orElse(null),
                     used == null ? null : used.shortestDollars(),
-                    used == null ? null
-                            : new Usd(Math.max(0, policy.budget().get().nanos() - used.nanos())).shortestDollars());
+                    used == null ? null : policy.budget().get().leftAfter(used).shortestDollars());
         }
     }
 

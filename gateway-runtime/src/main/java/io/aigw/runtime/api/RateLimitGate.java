@@ -129,7 +129,7 @@ final class RateLimitGate {
 
     private static String budgetMessage(KeyPolicy policy, Decision.Refused refused, BudgetClaim budget) {
         Usd limit = policy.budget().get();
-        Usd left = new Usd(Math.max(0, limit.nanos() - refused.quota().spentNanos()));
+        Usd left = limit.leftAfter(new Usd(refused.quota().spentNanos()));
         return "This workspace key's budget of USD " + plain(limit) + " " + policy.period().phrase() + " has USD "
                 + plain(left) + " left (requests in flight included), and this request may cost up to USD "
                 + plain(new Usd(budget.costNanos())) + " (its prompt, estimated from its length, and its"

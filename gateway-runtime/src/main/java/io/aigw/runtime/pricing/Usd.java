@@ -45,6 +45,11 @@ public record Usd(long nanos) implements Comparable<Usd> {
         return new Usd(Math.addExact(nanos, other.nanos));
     }
 
+    /** What is left of this amount once {@code spent} is taken from it: never below zero. */
+    public Usd leftAfter(Usd spent) {
+        return new Usd(Math.max(0, nanos - spent.nanos));
+    }
+
     /** The amount in dollars, exactly: nine decimal places. */
     public BigDecimal dollars() {
         return BigDecimal.valueOf(nanos, SCALE);

@@ -51,4 +51,11 @@ final class UsdTest {
         assertEquals("0", Usd.ZERO.shortestDollars().toString());
         assertEquals("0.000000001", new Usd(1).shortestDollars().toPlainString());
     }
+
+    @Test
+    void whatIsLeftAfterSpendingIsNeverBelowZero() {
+        assertEquals(new Usd(7), new Usd(10).leftAfter(new Usd(3)));
+        assertEquals(Usd.ZERO, new Usd(10).leftAfter(new Usd(10)));
+        assertEquals(Usd.ZERO, new Usd(10).leftAfter(new Usd(25)));
+    }
 }
