@@ -3,6 +3,7 @@ package io.aigw.runtime.batch;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -215,8 +216,10 @@ public final class BatchWriter<T> implements AutoCloseable {
      */
     private void write(boolean last) {
         try {
-            // A copy: the batch list is reused, and a sink may keep what it is given.
-            sink.accept(List.copyOf(batch));
+            // A copy, as the batch list is reused and a sink may keep it; always of one class (List.copyOf
+            // has classes of its own for one and two items), so that a sink's loops compiled under full
+            // batches are not thrown away and compiled again when the load falls to single records.
+            sink.accept(Collections.unmodifiableList(new ArrayList<>(batch)));
             if (failingSince != 0) {
                 LOG.log(Level.INFO, "Writing " + name + " again, after " + TimeUnit.NANOSECONDS.toSeconds(
                         System.nanoTime() - failingSince) + " s of failures.");
