@@ -7,6 +7,7 @@ import io.aigw.runtime.store.StoredKey;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -125,7 +126,7 @@ public final class KeysCommand {
         policy.rpm().ifPresent(rpm -> text.append("rpm=").append(rpm).append(' '));
         policy.tpm().ifPresent(tpm -> text.append("tpm=").append(tpm).append(' '));
         policy.budget().ifPresent(usd -> text.append("budget=").append(usd.shortestDollars().toPlainString())
-                .append("/").append(policy.period().name().toLowerCase(java.util.Locale.ROOT)).append(' '));
+                .append("/").append(policy.period().name().toLowerCase(Locale.ROOT)).append(' '));
         return text.isEmpty() ? "-" : text.toString().strip();
     }
 
