@@ -24,8 +24,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -451,33 +453,38 @@ public final class DistributionIT {
     }
 
     /**
-     * bin/gateway keeps methods it names out of the JIT's inlining, because the compilations they
-     * swelled were the process's peak RSS: each named method is in the runtime (a rename would
-     * otherwise turn the option off without a word), the shipped JVM gets the option, and the JVM
-     * does not echo it on stdout, where the access log goes.
+     * bin/gateway keeps methods it names out of the JIT's inlining, and caps the scratch memory of
+     * a class's compilations, because those compilations were the process's peak RSS: each named
+     * method and class is in the runtime (a rename would otherwise turn the option off without a
+     * word), the shipped JVM gets the option (the cap from JDK 22 on), and the JVM does not echo it
+     * on stdout, where the access log goes.
      */
     @Test
-    void theMethodsTheLauncherKeepsFromInliningAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
+    void theMethodsTheLauncherKeepsFromInliningOrCapsAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
         String launcher = Files.readString(home.resolve("bin/gateway"));
-        var named = Pattern.compile("dontinline,([\\w.$]+)::(\\w+)").matcher(launcher);
-        List<String> options = new ArrayList<>();
+        var named = Pattern.compile("(dontinline|MemLimit),([\\w.$]+)::(\\w+|\\*)").matcher(launcher);
+        Map<String, Integer> sinceJdk = new HashMap<>();
         try (Stream<Path> jars = Files.list(home.resolve("lib"));
              URLClassLoader runtime = new URLClassLoader(jars.filter(jar -> jar.toString().endsWith(".jar"))
                      .map(DistributionIT::url).toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             while (named.find()) {
-                String method = named.group(2);
-                Class<?> type = Class.forName(named.group(1), false, runtime);
-                assertTrue(Stream.of(type.getDeclaredMethods()).anyMatch(declared -> declared.getName().equals(method)),
-                        named.group() + ": no such method");
-                options.add("-XX:CompileCommand=" + named.group());
+                String method = named.group(3);
+                Class<?> type = Class.forName(named.group(2), false, runtime);
+                assertTrue(method.equals("*") || Stream.of(type.getDeclaredMethods())
+                        .anyMatch(declared -> declared.getName().equals(method)), named.group() + ": no such method");
+                sinceJdk.put("-XX:CompileCommand=" + named.group(), named.group(1).equals("MemLimit") ? 22 : 21);
             }
         }
-        assertFalse(options.isEmpty(), launcher);
+        assertEquals(Set.of(21, 22), Set.copyOf(sinceJdk.values()), launcher);
 
         try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            var specification = Pattern.compile("java\\.specification\\.version=(\\d+)").matcher(gateway.systemProperties());
+            assertTrue(specification.find());
+            int jdk = Integer.parseInt(specification.group(1));
             String commandLine = gateway.jdkTool("jcmd", "VM.command_line");
-            options.forEach(option -> assertTrue(commandLine.contains(option), commandLine));
+            sinceJdk.forEach((option, since) -> assertEquals(jdk >= since, commandLine.contains(option), option
+                    + " on JDK " + jdk + ": " + commandLine));
             assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
         }
     }
