@@ -11,9 +11,9 @@
 #            reached), counted in memory
 #   redis    the same, its counters in the Redis at REDIS_URL
 #   baseline the distribution at BASELINE_HOME (another build, e.g. before a change), as the gateway
-# Each row: one checked request, a warm-up, wrk at each of CONNECTIONS, one connection again timed by
-# ab (when CONNECTIONS has 1), then streamed requests one at a time with curl. Then the gateway is
-# started again COLD_STARTS times, to its first answer.
+# Each row: one checked request, a warm-up, wrk at each of CONNECTIONS, one connection again with
+# each request timed (when CONNECTIONS has 1), then streamed requests one at a time with curl. Then
+# the gateway is started again COLD_STARTS times, to its first answer.
 # Writes RESULT_FILE (JSON) and the same name ending .md (the tables and each target met or not).
 # Before it: benchmarks/setup.sh once, and ./mvnw -q package -DskipTests. Loopback only; every
 # loop is bounded; it stops what it started. About 9 minutes with the defaults.
@@ -76,11 +76,12 @@ measure() {
         jq --argjson c "$connections" '{connections: $c} + .' "$work/wrk.json" > "$work/step-$connections.json"
         log "$name, $connections connections: $(jq -c '{rps, p50_ms, p99_ms, non_2xx, socket_errors}' "$work/wrk.json")"
     done
-    # One connection again, timed by ab, after the largest step as wrk's one-connection step is.
-    echo '{}' > "$work/ab.json"
+    # One connection again, each request timed on its own, after the largest step as wrk's
+    # one-connection step is.
+    echo '{}' > "$work/one.json"
     if [[ " $CONNECTIONS " == *" 1 "* ]]; then
-        run_ab "$url" "$DURATION_S" "$model" "$key" "$work/ab.json" "$@"
-        log "$name, 1 connection (ab): $(jq -c '{rps, p50_ms, p99_ms, failed, non_2xx}' "$work/ab.json")"
+        time_one_connection "$url" "$DURATION_S" "$model" "$key" "$work/one.json" "$@"
+        log "$name, 1 connection timed per request: $(jq -c '{rps, p50_ms, p99_ms, non_2xx, failed}' "$work/one.json")"
     fi
     # A stream is whole when it answered 200 with the upstream's 21 events, [DONE] last.
     : > "$work/streams.txt"
@@ -94,7 +95,7 @@ measure() {
     log "$name streams: $(grep -c ' true$' "$work/streams.txt") of $STREAM_N whole"
     jq -n --arg name "$name" --arg url "$url" --arg model "$model" \
         --arg rss_idle "$rss_idle" --arg rss_peak "${pid:+$(rss_kb "$pid" VmHWM)}" \
-        --slurpfile steps <(cat "$work"/step-*.json) --slurpfile ab "$work/ab.json" \
+        --slurpfile steps <(cat "$work"/step-*.json) --slurpfile one "$work/one.json" \
         --rawfile streams "$work/streams.txt" '
         def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
             else (.[length / 2 - 1] + .[length / 2]) / 2 end;
@@ -102,7 +103,7 @@ measure() {
         ($s | map(select(.[0] == "200"))) as $answered |
         {name: $name, url: $url, model: $model,
          rss_idle_kb: ($rss_idle | tonumber? // null), rss_peak_kb: ($rss_peak | tonumber? // null),
-         load: ($steps | sort_by(.connections)), one_connection_ab: ($ab[0] | if . == {} then null else . end),
+         load: ($steps | sort_by(.connections)), one_connection: ($one[0] | if . == {} then null else . end),
          stream: {requests: ($s | length), whole: ($s | map(select(.[3] == "true")) | length),
                   ttfb_ms: ($answered | map(.[1] | tonumber * 1000) | median),
                   total_ms: ($answered | map(.[2] | tonumber * 1000) | median)}}' > "$out"
@@ -203,13 +204,13 @@ jq -n --arg time "$(date -u +%FT%TZ)" --arg commit "$commit" \
     --arg java "$([ -n "$java_home" ] && "$java_home/bin/java" -version 2>&1 | head -n1)" \
     --arg aot "$(ls "$GATEWAY_HOME"/lib/gateway-jdk-*.aot 2> /dev/null | xargs -r -n1 basename)" \
     --arg nginx "$(nginx -v 2>&1 | sed 's/.*: nginx\///')" --arg wrk "$(wrk -v 2>&1 | awk 'NR == 1 {print $2}' || true)" \
-    --arg ab "$(ab -V 2>&1 | sed -n 's/.*Version \([0-9.]*\).*/\1/p' | head -n1)" \
+    --arg python "$(python3 --version 2>&1 | awk '{print $2}')" \
     --arg node "$(node --version 2> /dev/null)" \
     --arg portkey "$(jq -r .version "$AIGW_BENCH_CACHE/portkey/node_modules/@portkey-ai/gateway/package.json" 2> /dev/null)" \
     --argjson connections "$(printf '%s\n' $CONNECTIONS | jq -s .)" --argjson warmup "$WARMUP_S" \
     --argjson duration "$DURATION_S" --argjson gap "$STREAM_GAP_MS" --argjson proxy_cpu "$PROXY_CPU" \
     --argjson load_cpu "$LOAD_CPU" \
-    --argjson cold "$(jq -s . "$work/cold-starts-gateway.txt" 2> /dev/null || echo '[]')" \
+    --argjson cold "$(cat "$work/cold-starts-gateway.txt" 2> /dev/null | jq -s .)" \
     --slurpfile rows <(for row in $ROWS; do cat "$work/rows/$row.json"; done) \
     -f "$harness_dir/summary.jq" > "$RESULT_FILE"
 jq -r -f "$harness_dir/table.jq" "$RESULT_FILE" > "${RESULT_FILE%.json}.md"

@@ -5,7 +5,7 @@
 #   nginx 1.22 with its echo module (the fake upstream, and nginx as a proxy) and wrk 4.1, from
 #   Debian's packages, unpacked into the cache (no system service is installed or started);
 #   Portkey, the peer gateway, from npm at the version benchmarks/harness/portkey/package.json pins.
-# It also needs jq, curl, taskset, ab (Apache's) and node (18 or newer) on the PATH; on Debian or Ubuntu it
+# It also needs jq, curl, taskset, python3 and node (18 or newer) on the PATH; on Debian or Ubuntu it
 # installs the missing ones with apt-get (as root, or through sudo).
 set -euo pipefail
 
@@ -24,7 +24,7 @@ command -v jq > /dev/null || missing+=(jq)
 command -v curl > /dev/null || missing+=(curl)
 command -v taskset > /dev/null || missing+=(util-linux)
 command -v pgrep > /dev/null || missing+=(procps)
-command -v ab > /dev/null || missing+=(apache2-utils)
+command -v python3 > /dev/null || missing+=(python3)
 command -v node > /dev/null && command -v npm > /dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
     [ -n "$debian" ] || die "install these first: ${missing[*]}"

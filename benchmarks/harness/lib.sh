@@ -194,27 +194,16 @@ run_wrk() {
         -s "$harness_dir/chat.lua" "$url" -- "$@" > /dev/null
 }
 
-# run_ab URL SECONDS MODEL KEY SUMMARY [HEADER...]: Apache's ab from LOAD_CPU on one kept-alive
-# connection, run_wrk's request, for SECONDS; its JSON summary (requests, rps, p50/p90/p99 ms and the
-# answers that failed or were not 2xx) goes to SUMMARY. The one-connection latency is timed with ab:
-# on the gateway's rows wrk's percentiles disagree with the gateway's own per-request timing, which
-# ab's match (BENCHMARKS.md); on the other rows the two agree.
-run_ab() {
-    local url=$1 seconds=$2 model=$3 key=$4 summary=$5 header headers=()
+# time_one_connection URL SECONDS MODEL KEY SUMMARY [HEADER...]: run_wrk's request on one kept-alive
+# connection from LOAD_CPU for SECONDS, each request timed on its own (one_connection.py); its JSON
+# summary (requests, rps, p50/p90/p99/max ms, non_2xx, failed) goes to SUMMARY.
+time_one_connection() {
+    local url=$1 seconds=$2 model=$3 key=$4 summary=$5
     shift 5
-    for header in "$@"; do headers+=(-H "$header"); done
     printf '{"model":"%s","messages":[{"role":"user","content":"Say hello."}],"max_tokens":16}' "$model" \
-        > "$work/ab-body.json"
-    # -t alone stops at 50 000 requests; -n after it lifts that bound (ab keeps 32 bytes per request of -n).
-    taskset -c "$LOAD_CPU" ab -q -k -c 1 -t "$seconds" -n 5000000 -p "$work/ab-body.json" -T application/json \
-        -H "Authorization: Bearer $key" "${headers[@]}" -e "$work/ab.csv" "$url" > "$work/ab.out" 2>&1 \
-        || { cat "$work/ab.out" >&2; die "ab failed against $url"; }
-    jq -n --rawfile csv "$work/ab.csv" --rawfile out "$work/ab.out" '
-        def percent($p): $csv | split("\n") | map(split(",")) | map(select(.[0] == ($p | tostring))) | first | .[1] | tonumber;
-        def count($title): $out | [scan("(?m)^" + $title + ": *([0-9.]+)")] | first // ["0"] | .[0] | tonumber;
-        {requests: count("Complete requests"), rps: count("Requests per second"), p50_ms: percent(50),
-         p90_ms: percent(90), p99_ms: percent(99), failed: count("Failed requests"),
-         non_2xx: count("Non-2xx responses")}' > "$summary"
+        > "$work/one-connection-body.json"
+    taskset -c "$LOAD_CPU" python3 "$harness_dir/one_connection.py" "$url" "$seconds" "$work/one-connection-body.json" \
+        "Content-Type: application/json" "Authorization: Bearer $key" "$@" > "$summary"
 }
 
 # chat_request STREAM URL MODEL KEY OUT [HEADER...]: one chat request from LOAD_CPU on a new

@@ -7,11 +7,11 @@ def ratio($a; $b): if $a == null or $b == null or $b == 0 then null else $a / $b
 def minus($a; $b): if $a == null or $b == null then null else $a - $b | rounded end;
 def row($name): $rows | map(select(.name == $name)) | first // {};
 def step($name; $c): (row($name).load // []) | map(select(.connections == $c)) | first // {};
-def ab($name): row($name).one_connection_ab // {};
+def one($name): row($name).one_connection // {};
 def errors($name): row($name) as $r |
     if $r.load == null then null
     else ($r.load | map(.non_2xx + .socket_errors) | add) + ($r.stream.requests - $r.stream.whole)
-        + (($r.one_connection_ab // {}) | (.failed // 0) + (.non_2xx // 0)) end;
+        + (($r.one_connection // {}) | (.failed // 0) + (.non_2xx // 0)) end;
 def kb_to_mb: if . == null then null else . / 1024 | . * 10 | round / 10 end;
 # atmost/atleast: the target's verdict, null when there is no figure.
 def atmost($limit): if . == null then null else . <= $limit end;
@@ -31,7 +31,7 @@ def atleast($limit): if . == null then null else . >= $limit end;
             # 32 connections.
             kind: (step("direct"; 32).rps as $d |
                    if $d == null then null elif $d < 50000 then "slow" elif $d < 90000 then "middle" else "fast" end)},
-  versions: {java: $java, nginx: $nginx, wrk: $wrk, ab: $ab, node: $node, portkey: $portkey},
+  versions: {java: $java, nginx: $nginx, wrk: $wrk, python: $python, node: $node, portkey: $portkey},
   settings: {connections: $connections, warmup_s: $warmup, warmup_connections: ($connections | max),
              duration_s: $duration, stream_gap_ms: $gap, proxy_cpu: $proxy_cpu, load_cpu: $load_cpu},
   rows: ($rows | map({(.name): del(.name)}) | add),
@@ -47,8 +47,8 @@ def atleast($limit): if . == null then null else . >= $limit end;
                       gateway: minus($g.p50_ms; $d.p50_ms)},
        added_p99_ms: {nginx: minus($n.p99_ms; $d.p99_ms), portkey: minus($p.p99_ms; $d.p99_ms),
                       gateway: minus($g.p99_ms; $d.p99_ms)}}],
-    # One connection timed by ab: the latency targets' figures.
-    one_connection_ab: (ab("direct") as $d | $rows | map(select(.name != "direct") | ab(.name) as $x |
+    # One connection, each request timed (one_connection.py): the latency targets' figures.
+    one_connection: (one("direct") as $d | $rows | map(select(.name != "direct") | one(.name) as $x |
       {(.name): {over_direct: ratio($x.rps; $d.rps), added_p50_ms: minus($x.p50_ms; $d.p50_ms),
                  added_p99_ms: minus($x.p99_ms; $d.p99_ms)}}) | add // {}),
     stream_added_ttfb_ms: (row("direct").stream.ttfb_ms as $d |
@@ -60,8 +60,8 @@ def atleast($limit): if . == null then null else . >= $limit end;
                         {connections: $c, over_gateway: ratio($x.rps; $g.rps),
                          p50_minus_gateway_ms: minus($x.p50_ms; $g.p50_ms),
                          p99_minus_gateway_ms: minus($x.p99_ms; $g.p99_ms)}],
-                 one_connection_ab: {p50_minus_gateway_ms: minus(ab($n).p50_ms; ab("gateway").p50_ms),
-                                     p99_minus_gateway_ms: minus(ab($n).p99_ms; ab("gateway").p99_ms)},
+                 one_connection: {p50_minus_gateway_ms: minus(one($n).p50_ms; one("gateway").p50_ms),
+                                  p99_minus_gateway_ms: minus(one($n).p99_ms; one("gateway").p99_ms)},
                  ttfb_minus_gateway_ms: minus(.stream.ttfb_ms; row("gateway").stream.ttfb_ms),
                  peak_rss_mb: (.rss_peak_kb | kb_to_mb)}}) | add // {})
   }
@@ -76,13 +76,13 @@ def atleast($limit): if . == null then null else . >= $limit end;
   {target: "zero errors", unit: "errors", gateway: errors("gateway"), portkey: errors("portkey"),
    met: (errors("gateway") | if . == null then null else . == 0 end)},
   {target: "added p50 at 1 connection ≤ 0.3 ms", unit: "ms",
-   gateway: $r.one_connection_ab.gateway.added_p50_ms, nginx: $r.one_connection_ab.nginx.added_p50_ms,
-   portkey: $r.one_connection_ab.portkey.added_p50_ms,
-   met: ($r.one_connection_ab.gateway.added_p50_ms | atmost(0.3))},
+   gateway: $r.one_connection.gateway.added_p50_ms, nginx: $r.one_connection.nginx.added_p50_ms,
+   portkey: $r.one_connection.portkey.added_p50_ms,
+   met: ($r.one_connection.gateway.added_p50_ms | atmost(0.3))},
   {target: "added p99 at 1 connection ≤ 1 ms", unit: "ms",
-   gateway: $r.one_connection_ab.gateway.added_p99_ms, nginx: $r.one_connection_ab.nginx.added_p99_ms,
-   portkey: $r.one_connection_ab.portkey.added_p99_ms,
-   met: ($r.one_connection_ab.gateway.added_p99_ms | atmost(1))},
+   gateway: $r.one_connection.gateway.added_p99_ms, nginx: $r.one_connection.nginx.added_p99_ms,
+   portkey: $r.one_connection.portkey.added_p99_ms,
+   met: ($r.one_connection.gateway.added_p99_ms | atmost(1))},
   {target: "added streaming TTFB ≤ 1 ms", unit: "ms",
    gateway: $r.stream_added_ttfb_ms.gateway, nginx: $r.stream_added_ttfb_ms.nginx,
    met: ($r.stream_added_ttfb_ms.gateway | atmost(1))},

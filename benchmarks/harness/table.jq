@@ -31,10 +31,10 @@ def mb: if . == null then null else . / 1024 end;
         "these figures do not compare with a quiet run's."
  else empty end),
 "",
-"Proxies on CPU \($r.settings.proxy_cpu), wrk, ab, curl and the fake upstream on CPU \($r.settings.load_cpu). " +
+"Proxies on CPU \($r.settings.proxy_cpu), wrk, curl, the one-connection client and the fake upstream on CPU \($r.settings.load_cpu). " +
     "Warm-up \($r.settings.warmup_s) s at \($r.settings.warmup_connections) connections, then " +
     "\($r.settings.duration_s) s a step; streams one at a time, \($r.settings.stream_gap_ms) ms between " +
-    "the upstream's events. nginx \($r.versions.nginx), wrk \($r.versions.wrk), ab \($r.versions.ab // "-"), Portkey \($r.versions.portkey) " +
+    "the upstream's events. nginx \($r.versions.nginx), wrk \($r.versions.wrk), Python \($r.versions.python // "-"), Portkey \($r.versions.portkey) " +
     "on node \($r.versions.node).",
 "",
 (["row", "conns", "req/s", "÷ direct", "p50 ms", "p99 ms", "+p50 ms", "+p99 ms", "non-2xx", "socket errors"] | cells),
@@ -51,15 +51,16 @@ rule(10),
          (.non_2xx | tostring), (.socket_errors | tostring)] | cells
     end),
 "",
-(if [$r.rows[] | .one_connection_ab // empty] | length == 0 then empty else
-    "One connection again after the largest step, timed by ab (the one-connection latency targets' figures):",
+(if [$r.rows[] | .one_connection // empty] | length == 0 then empty else
+    "One connection again after the largest step, each request timed on its own (`one_connection.py`; " +
+        "the one-connection latency targets' figures):",
     "",
     (["row", "req/s", "p50 ms", "p90 ms", "p99 ms", "+p50 ms", "+p99 ms", "failed or non-2xx"] | cells),
     rule(8),
-    ($r.rows | to_entries[] | select(.value.one_connection_ab) | .key as $name | .value.one_connection_ab |
+    ($r.rows | to_entries[] | select(.value.one_connection) | .key as $name | .value.one_connection |
         [$name, (.rps | fmt(0)), (.p50_ms | fmt(3)), (.p90_ms | fmt(3)), (.p99_ms | fmt(3)),
-         (if $name == "direct" then "" else $r.ratios.one_connection_ab[$name].added_p50_ms | fmt(3) end),
-         (if $name == "direct" then "" else $r.ratios.one_connection_ab[$name].added_p99_ms | fmt(3) end),
+         (if $name == "direct" then "" else $r.ratios.one_connection[$name].added_p50_ms | fmt(3) end),
+         (if $name == "direct" then "" else $r.ratios.one_connection[$name].added_p99_ms | fmt(3) end),
          (.failed + .non_2xx | tostring)] | cells),
     ""
  end),
@@ -80,8 +81,8 @@ rule(7),
          (.p99_minus_gateway_ms | fmt(3))] | cells),
     "",
     ($r.ratios.beside_gateway | to_entries[] | "\(.key): TTFB \(.value.ttfb_minus_gateway_ms | fmt(2)) ms beside the gateway row's" +
-        "; one connection timed by ab, p50 \(.value.one_connection_ab.p50_minus_gateway_ms | fmt(3)) ms and p99 " +
-        "\(.value.one_connection_ab.p99_minus_gateway_ms | fmt(3)) ms beside it" +
+        "; one connection timed per request, p50 \(.value.one_connection.p50_minus_gateway_ms | fmt(3)) ms and p99 " +
+        "\(.value.one_connection.p99_minus_gateway_ms | fmt(3)) ms beside it" +
         (if .key == "baseline" then "; cold starts " + (($r.rows.baseline.cold_start_ms // []) | map(fmt(0)) | join(", ")) + " ms" else "" end) + "."),
     ""
  end),
