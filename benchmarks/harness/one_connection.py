@@ -78,7 +78,7 @@ def main():
         try:
             sock.sendall(request)
             status, buffered = read_answer(sock, buffered)
-        except (OSError, ConnectionError, ValueError, IndexError):
+        except (OSError, ValueError, IndexError):  # ConnectionError is an OSError
             failed += 1
             sock.close()
             sock, buffered = connect(host, port), b""

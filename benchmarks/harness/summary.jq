@@ -11,7 +11,7 @@ def one($name): row($name).one_connection // {};
 def errors($name): row($name) as $r |
     if $r.load == null then null
     else ($r.load | map(.non_2xx + .socket_errors) | add) + ($r.stream.requests - $r.stream.whole)
-        + (($r.one_connection // {}) | (.failed // 0) + (.non_2xx // 0)) end;
+        + (one($name) | (.failed // 0) + (.non_2xx // 0)) end;
 def kb_to_mb: if . == null then null else . / 1024 | . * 10 | round / 10 end;
 # atmost/atleast: the target's verdict, null when there is no figure.
 def atmost($limit): if . == null then null else . <= $limit end;
