@@ -22,15 +22,18 @@ import io.aigw.runtime.limits.RedisLimiter;
 import io.aigw.runtime.limits.SpendLedger;
 import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.observe.PluginWatcherCheck;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.FolderWatcher;
+import io.aigw.runtime.plugin.PluginCalls;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.plugin.PluginSet;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
+import io.aigw.runtime.plugin.WatcherStatus;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.PluginReloader;
@@ -126,7 +129,8 @@ public final class Gateway implements AutoCloseable {
         ListenerPorts.requireListenable(config.listener());
         TransportOptions transport = TransportOptions.from(settings);
         CallerTimeouts callerTimeouts = CallerTimeouts.from(settings);
-        PluginLoader loader = new PluginLoader(plugins, config.plugins().folder());
+        PluginLoader loader = new PluginLoader(plugins, config.plugins().folder(),
+                new PluginCalls(config.plugins().callTimeout()));
         try {
             ProviderFactory factory = new ProviderFactory(settings);
             PluginSet loaded = loader.load();
@@ -220,9 +224,11 @@ public final class Gateway implements AutoCloseable {
                 .shutdownHook(false)
                 .shutdownGracePeriod(config.gracePeriod())
                 .routing(httpRouting);
+        WatcherStatus watcherStatus = new WatcherStatus();
         ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
                 .addObserver(HealthObserver.builder().details(true)
-                        .addCheck(new ReadinessCheck(() -> routes.current().table().byPriority().size(), store)).build())
+                        .addCheck(new ReadinessCheck(() -> routes.current().table().byPriority().size(), store))
+                        .addCheck(new PluginWatcherCheck(watcherStatus)).build())
                 .addObserver(MetricsObserver.create());
         listener.observePort().ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
@@ -239,7 +245,7 @@ public final class Gateway implements AutoCloseable {
                 throw new ConfigurationException("the server could not open its ports (see the log above).");
             }
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
-                    plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"));
+                    plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"), watcherStatus);
             return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder,
                     rateLimiter, requests, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.PluginsConfig;
 import io.aigw.runtime.config.Settings;
+import io.aigw.runtime.plugin.PluginCalls;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.store.GatewayStore;
@@ -78,9 +79,12 @@ public final class Main {
      */
     private static void printUsage(PrintStream out) {
         Settings settings = new Settings(loadConfig(), System.getenv());
-        try (PluginLoader loader = new PluginLoader(PluginDiscovery.discover(),
-                PluginsConfig.read(settings).folder())) {
-            Usage.print(out, loader.load().all());
+        try {
+            PluginsConfig config = PluginsConfig.read(settings);
+            try (PluginLoader loader = new PluginLoader(PluginDiscovery.discover(), config.folder(),
+                    new PluginCalls(config.callTimeout()))) {
+                Usage.print(out, loader.load().all());
+            }
         } catch (ConfigurationException e) {
             Usage.print(out, List.of());
         }

@@ -15,9 +15,13 @@ import java.util.Optional;
  * @param watch  {@code gateway.plugins.watch}: reload when a jar is added to, removed from or replaced in the folder
  * @param settle {@code gateway.plugins.settle}: how long the folder must stay unchanged (no new event,
  *               every jar the same size and time) before a change in it is loaded
+ * @param callTimeout {@code gateway.plugins.call-timeout}: how long one call into a plugin's code (making
+ *               it, asking it what it declares) may take before its jar is refused
  */
-public record PluginsConfig(Optional<Path> folder, boolean watch, Duration settle) {
+public record PluginsConfig(Optional<Path> folder, boolean watch, Duration settle, Duration callTimeout) {
     private static final Duration DEFAULT_SETTLE = Duration.ofSeconds(1);
+    /** Long enough for a plugin that reads a resource of its jar on a loaded machine; a plugin does nothing else. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(5);
 
     /**
      * Reads {@code gateway.plugins.*}.
@@ -35,6 +39,20 @@ public record PluginsConfig(Optional<Path> folder, boolean watch, Duration settl
         if (settle.isNegative() || settle.isZero()) {
             throw new ConfigurationException("gateway.plugins.settle must be longer than zero, not " + settle);
         }
-        return new PluginsConfig(folder, settings.getBoolean("gateway.plugins.watch", true), settle);
+        return new PluginsConfig(folder, settings.getBoolean("gateway.plugins.watch", true), settle,
+                callTimeout(settings));
+    }
+
+    /**
+     * Reads {@code gateway.plugins.call-timeout} alone, for what calls plugins without the rest.
+     *
+     * @throws ConfigurationException when it is not longer than zero
+     */
+    public static Duration callTimeout(Settings settings) {
+        Duration timeout = settings.getDuration("gateway.plugins.call-timeout", DEFAULT_CALL_TIMEOUT);
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new ConfigurationException("gateway.plugins.call-timeout must be longer than zero, not " + timeout);
+        }
+        return timeout;
     }
 }

@@ -34,7 +34,8 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, O
      *
      * @param apiKeyVariable  the vendor's variable for the key, which wins over {@code api-key}
      * @param baseUrlVariable the vendor's variable for the base URL, which wins over {@code base-url}
-     * @throws ConfigurationException naming the key whose value cannot be used
+     * @throws ConfigurationException naming the key whose value cannot be used, or a header the
+     *                                gateway writes itself ({@link ReservedHeaders})
      */
     public static ProviderConfig read(Settings settings, String name, String apiKeyVariable,
                                       String baseUrlVariable) {
@@ -49,6 +50,10 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, O
                 .or(() -> settings.get(key(name, "base-url")))
                 .map(url -> parseUrl(key(name, "base-url"), url));
         Map<String, String> headers = settings.getMap(key(name, "headers"));
+        headers.keySet().stream().filter(ReservedHeaders::isReserved).findFirst().ifPresent(header -> {
+            throw new ConfigurationException(key(name, "headers") + " sets '" + header + "' for provider " + name
+                    + ", which cannot be: " + ReservedHeaders.RULE + ". Remove it from " + key(name, "headers") + ".");
+        });
         Optional<String> defaultModel = settings.get(key(name, "default-model"));
         OptionalInt priority = settings.getInt(key(name, "priority"));
         List<Model> models = settings.node(key(name, "models")).asNodeList().orElse(List.of()).stream()

@@ -9,6 +9,7 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -29,12 +30,15 @@ public final class FolderWatcher implements AutoCloseable {
     private final Runnable onChange;
     private final WatchService watch;
     private final Thread thread;
+    private final WatcherStatus status;
+    private volatile boolean closing;
     /** The jars as last reported (or as found at start): events that change no jar report nothing. */
     private List<PluginJar> reported;
 
-    private FolderWatcher(PluginFolder folder, Duration settle, List<PluginJar> loaded, Runnable onChange)
-            throws IOException {
+    private FolderWatcher(PluginFolder folder, Duration settle, List<PluginJar> loaded, Runnable onChange,
+                          WatcherStatus status) throws IOException {
         this.folder = folder;
+        this.status = status;
         this.settle = settle;
         this.onChange = onChange;
         this.reported = loaded;
@@ -49,18 +53,26 @@ public final class FolderWatcher implements AutoCloseable {
      * for it; {@code onChange} runs on the watching thread after each settled change.
      *
      * @param loaded the plugins loaded from the folder as it is now
+     * @param status where the watcher says what it is doing, from now on
      */
     public static Optional<FolderWatcher> startIfAsked(PluginsConfig config, Optional<PluginFolder> folder,
-                                                       PluginSet loaded, Runnable onChange) {
-        if (!config.watch() || folder.isEmpty()) {
+                                                       PluginSet loaded, Runnable onChange, WatcherStatus status) {
+        if (folder.isEmpty()) {
+            status.set(new WatcherStatus.State.Off("there is no plugins folder (gateway.plugins.dir)"));
+            return Optional.empty();
+        }
+        if (!config.watch()) {
+            status.set(new WatcherStatus.State.Off("gateway.plugins.watch is false"));
             return Optional.empty();
         }
         try {
             FolderWatcher watcher = new FolderWatcher(folder.get(), config.settle(),
-                    loaded.jars().stream().map(LoadedJar::jar).toList(), onChange);
+                    loaded.jars().stream().map(LoadedJar::jar).toList(), onChange, status);
+            status.set(new WatcherStatus.State.Watching(Instant.now()));
             watcher.thread.start();
             return Optional.of(watcher);
         } catch (IOException e) {
+            status.set(new WatcherStatus.State.Off("the folder cannot be watched: " + e));
             LOG.log(Level.WARNING, "The plugins folder " + folder.get().path() + " cannot be watched (" + e + "), so"
                     + " a jar changed there is loaded only by POST /admin/v1/plugins/reload or bin/gateway plugins"
                     + " reload.");
@@ -69,6 +81,7 @@ public final class FolderWatcher implements AutoCloseable {
     }
 
     private void run() {
+        String fault = "its thread was interrupted";
         try {
             while (true) {
                 drain(watch.take());
@@ -82,9 +95,13 @@ public final class FolderWatcher implements AutoCloseable {
             // Closed: the gateway stops.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "Watching the plugins folder " + folder.path() + " failed, so changes in it are"
-                    + " no longer loaded by themselves; POST /admin/v1/plugins/reload still loads them.", e);
+        } catch (RuntimeException | Error e) {
+            fault = String.valueOf(e.getMessage());
+            LOG.log(Level.ERROR, "Watching the plugins folder " + folder.path() + " failed (" + e + "), so changes"
+                    + " in it are no longer loaded by themselves; POST /admin/v1/plugins/reload still loads them.");
+        } finally {
+            status.set(closing ? new WatcherStatus.State.Off("the gateway stops")
+                    : new WatcherStatus.State.Stopped(fault, Instant.now()));
         }
     }
 
@@ -114,14 +131,17 @@ public final class FolderWatcher implements AutoCloseable {
     private void report() {
         try {
             onChange.run();
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "Loading the changed plugins folder " + folder.path() + " failed", e);
+        } catch (Throwable e) {
+            // The watcher outlives whatever a reload throws: nothing else loads the folder by itself.
+            LOG.log(Level.ERROR, "Loading the changed plugins folder " + folder.path() + " failed; the folder is"
+                    + " still watched", e);
         }
     }
 
     /** Stops watching, and waits a little for a reload under way to end. */
     @Override
     public void close() {
+        closing = true;
         try {
             watch.close();
             thread.join(CLOSE_WAIT);

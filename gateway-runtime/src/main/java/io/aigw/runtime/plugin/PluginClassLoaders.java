@@ -34,6 +34,11 @@ final class PluginClassLoaders {
 
     /** The layer of the SPI module; null when the SPI is on the class path. */
     private final ModuleLayer spiLayer = ProviderPlugin.class.getModule().getLayer();
+    private final PluginCalls calls;
+
+    PluginClassLoaders(PluginCalls calls) {
+        this.calls = calls;
+    }
 
     /** The layer whose modules and packages a plugin jar must not hold again. */
     ModuleLayer gatewayLayer() {
@@ -87,15 +92,20 @@ final class PluginClassLoaders {
     }
 
     /** Makes the plugins the jar itself provides: a service loader also finds those of its parents. */
-    private static LoadedJar made(StagedJar staged, ClassLoader loader, ServiceLoader<ProviderPlugin> services,
-                                  Predicate<Class<?>> inThisJar) {
+    private LoadedJar made(StagedJar staged, ClassLoader loader, ServiceLoader<ProviderPlugin> services,
+                           Predicate<Class<?>> inThisJar) {
         List<DiscoveredPlugin> plugins = new ArrayList<>();
         try {
             for (ServiceLoader.Provider<ProviderPlugin> provider : services.stream()
                     .filter(provider -> inThisJar.test(provider.type())).toList()) {
                 String source = staged.jar().name() + " (" + provider.type().getName() + ")";
-                ProviderPlugin plugin = provider.get();
-                PluginChecks.requireDeclarations(plugin, source);
+                // Its constructor and static initialiser run here: plugin code, like its declarations.
+                ProviderPlugin plugin = switch (calls.call(source + " constructor", provider::get)) {
+                    case PluginCalls.Answer.Returned<ProviderPlugin> made -> made.value();
+                    case PluginCalls.Answer.Failed<ProviderPlugin> failed -> throw staged.refused(
+                            "its plugin cannot be made: making " + provider.type().getName() + " " + failed.why() + ".");
+                };
+                PluginChecks.declarations(plugin, source, calls);
                 plugins.add(new DiscoveredPlugin(plugin, source));
             }
         } catch (ServiceConfigurationError | LinkageError e) {

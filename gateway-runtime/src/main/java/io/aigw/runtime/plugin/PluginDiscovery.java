@@ -1,6 +1,7 @@
 package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.PluginsConfig;
 import io.aigw.spi.ProviderPlugin;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -23,20 +24,29 @@ public final class PluginDiscovery {
     /**
      * Returns every plugin found, in discovery order.
      *
+     * Each call into a plugin is bounded by {@code gateway.plugins.call-timeout}'s default: they are
+     * found before the configuration is read.
+     *
      * @throws ConfigurationException naming the plugin, when one cannot be made, was built against a
      *                                newer SPI than the gateway's, or fails as it is asked what it declares
      */
     public static List<DiscoveredPlugin> discover() {
+        PluginCalls calls = new PluginCalls(PluginsConfig.DEFAULT_CALL_TIMEOUT);
         List<DiscoveredPlugin> found = new ArrayList<>();
         Iterator<ProviderPlugin> plugins = ServiceLoader.load(ProviderPlugin.class).iterator();
         try {
             while (plugins.hasNext()) {
-                ProviderPlugin plugin = plugins.next();
+                ProviderPlugin plugin = switch (calls.call("a plugin on the class path", plugins::next)) {
+                    case PluginCalls.Answer.Returned<ProviderPlugin> made -> made.value();
+                    case PluginCalls.Answer.Failed<ProviderPlugin> failed -> throw new ConfigurationException(
+                            "A provider plugin on the class path or module path cannot be made: making it "
+                                    + failed.why() + ".");
+                };
                 DiscoveredPlugin discovered = DiscoveredPlugin.of(plugin);
                 SpiCompatibility.refusal(plugin.getClass().getModule(), discovered.source()).ifPresent(reason -> {
                     throw new ConfigurationException(reason);
                 });
-                PluginChecks.requireDeclarations(plugin, discovered.source());
+                PluginChecks.declarations(plugin, discovered.source(), calls);
                 found.add(discovered);
             }
         } catch (ServiceConfigurationError e) {

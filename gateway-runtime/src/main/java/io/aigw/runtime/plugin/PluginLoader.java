@@ -18,16 +18,18 @@ public final class PluginLoader implements AutoCloseable {
     private final List<DiscoveredPlugin> fixed;
     private final Optional<PluginFolder> folder;
     private final JarStaging staging = new JarStaging();
-    private final PluginClassLoaders classLoaders = new PluginClassLoaders();
+    private final PluginClassLoaders classLoaders;
     private final JarConflicts conflicts;
 
     /**
      * @param fixed  the plugins found beside the gateway's own classes ({@link PluginDiscovery#discover()})
      * @param folder the plugins folder, if there is one
+     * @param calls  how calls into the folder's plugins are made and bounded in time
      */
-    public PluginLoader(List<DiscoveredPlugin> fixed, Optional<Path> folder) {
+    public PluginLoader(List<DiscoveredPlugin> fixed, Optional<Path> folder, PluginCalls calls) {
         this.fixed = List.copyOf(fixed);
         this.folder = folder.map(PluginFolder::new);
+        this.classLoaders = new PluginClassLoaders(calls);
         this.conflicts = JarConflicts.besides(classLoaders.gatewayLayer(), this.fixed);
     }
 
@@ -40,7 +42,8 @@ public final class PluginLoader implements AutoCloseable {
      *
      * @throws ConfigurationException naming the jar refused and why: not a whole jar, no plugin in it,
      *                                a module or package another jar or the gateway holds, built
-     *                                against a newer SPI, or a plugin that fails as it is asked what it declares
+     *                                against a newer SPI, or a plugin that fails, or does not answer in
+     *                                time, as it is made or asked what it declares
      */
     public PluginSet load() {
         PluginSet plugins = folder.isEmpty() ? new PluginSet(fixed, List.of()) : loadFolder(folder.get());

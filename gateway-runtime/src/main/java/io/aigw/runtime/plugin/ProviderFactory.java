@@ -1,12 +1,14 @@
 package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.PluginsConfig;
 import io.aigw.runtime.config.ProviderConfig;
+import io.aigw.runtime.config.ReservedHeaders;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.transport.HeaderSyntax;
 import io.aigw.spi.ProviderDescriptor;
-import io.aigw.spi.ProviderPlugin;
 import java.lang.System.Logger.Level;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -25,27 +27,29 @@ public final class ProviderFactory {
     private static final System.Logger LOG = System.getLogger(ProviderFactory.class.getName());
 
     private final Settings settings;
+    private final PluginCalls calls;
 
+    /** @param settings the providers' configuration, and {@code gateway.plugins.call-timeout} */
     public ProviderFactory(Settings settings) {
         this.settings = settings;
+        this.calls = new PluginCalls(PluginsConfig.callTimeout(settings));
     }
 
-    /** Returns the enabled providers; a plugin whose declaration is invalid is reported and skipped. */
+    /**
+     * Returns the enabled providers.
+     *
+     * @throws ConfigurationException naming the plugin whose declaration cannot be used: a call that
+     *                                fails or does not answer in time, a header the gateway writes itself
+     */
     public List<Provider> create(List<DiscoveredPlugin> plugins) {
         List<Provider> providers = new ArrayList<>();
         for (DiscoveredPlugin discovered : plugins) {
-            ProviderDescriptor descriptor;
-            try {
-                descriptor = discovered.plugin().descriptor();
-            } catch (RuntimeException e) {
-                LOG.log(Level.ERROR, "The plugin " + discovered.source() + " declares an invalid provider and is"
-                        + " skipped: " + e.getMessage());
-                continue;
-            }
-            String name = descriptor.prefix();
+            PluginChecks.Declarations declared = PluginChecks.declarations(discovered.plugin(), discovered.source(),
+                    calls);
+            String name = declared.descriptor().prefix();
             if (ProviderConfig.enabled(settings, name)) {
-                providers.add(create(discovered, descriptor, ProviderConfig.read(settings, name,
-                        descriptor.apiKeyVariable(), descriptor.baseUrlVariable())));
+                providers.add(create(discovered, declared, ProviderConfig.read(settings, name,
+                        declared.descriptor().apiKeyVariable(), declared.descriptor().baseUrlVariable())));
             } else {
                 LOG.log(Level.INFO, "Provider " + name + " is disabled by providers." + name + ".enabled");
             }
@@ -54,9 +58,15 @@ public final class ProviderFactory {
     }
 
     /** The plugin's declaration with what configuration says of it applied. */
-    private static Provider create(DiscoveredPlugin discovered, ProviderDescriptor descriptor, ProviderConfig config) {
-        ProviderPlugin plugin = discovered.plugin();
-        Map<String, String> headers = new LinkedHashMap<>(plugin.extraHeaders());
+    private static Provider create(DiscoveredPlugin discovered, PluginChecks.Declarations declared,
+                                   ProviderConfig config) {
+        ProviderDescriptor descriptor = declared.descriptor();
+        declared.extraHeaders().keySet().stream().filter(ReservedHeaders::isReserved).findFirst()
+                .ifPresent(header -> {
+                    throw new ConfigurationException("The plugin " + discovered.source() + " is refused: its"
+                            + " extraHeaders() sets '" + header + "', which cannot be: " + ReservedHeaders.RULE + ".");
+                });
+        Map<String, String> headers = new LinkedHashMap<>(declared.extraHeaders());
         headers.putAll(config.headers());
         requireWritable(descriptor.prefix(), headers, config);
         return new Provider(descriptor.prefix(), config.prefix().orElse(descriptor.prefix()),
@@ -65,8 +75,8 @@ public final class ProviderFactory {
                 config.priority().orElse(descriptor.priority()),
                 config.baseUrl().orElse(descriptor.baseUrl()),
                 config.apiKey().map(key -> new UpstreamKey(key.value())),
-                descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(plugin.unsupportedFields()),
-                catalogue(discovered, descriptor.prefix(), config), discovered.source());
+                descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(declared.unsupportedFields()),
+                catalogue(discovered, declared.catalogue(), descriptor.prefix(), config), discovered.source());
     }
 
     /**
@@ -92,10 +102,11 @@ public final class ProviderFactory {
      * The plugin's shipped catalogue, with the configured entries added, or changing by id what they
      * set of a shipped one (its name, context length, owner or price).
      */
-    private static List<ModelEntry> catalogue(DiscoveredPlugin discovered, String name, ProviderConfig config) {
+    private static List<ModelEntry> catalogue(DiscoveredPlugin discovered, Optional<URL> resource, String name,
+                                              ProviderConfig config) {
         Map<String, ModelEntry> models = new LinkedHashMap<>();
-        Optional<CatalogueReader.Catalogue> shipped = discovered.plugin().catalogue()
-                .map(url -> CatalogueReader.read(url, discovered.source()));
+        Optional<CatalogueReader.Catalogue> shipped = resource.map(url -> CatalogueReader.read(url,
+                discovered.source()));
         shipped.ifPresent(catalogue -> catalogue.models().forEach(model -> models.put(model.id(), model)));
         for (ProviderConfig.Model model : config.models()) {
             models.put(model.id(), configured(model, Optional.ofNullable(models.get(model.id())), name));

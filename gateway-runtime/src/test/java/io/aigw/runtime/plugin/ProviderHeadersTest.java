@@ -7,15 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.aigw.plugin.openai.OpenAiPlugin;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
+import io.aigw.runtime.testing.TestGateway;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A provider's key and headers go out on every request as they are: one that a header cannot carry
- * is refused when the provider is made, never sent, and never shown.
+ * A provider's key and headers go out on every request as they are: one that a header cannot carry,
+ * or a header the gateway writes itself, is refused when the provider is made, never sent, and the
+ * key never shown.
  */
 final class ProviderHeadersTest {
 
@@ -38,6 +42,19 @@ final class ProviderHeadersTest {
         assertEquals("The header 'X-Team' of provider openai cannot be sent: a header's name is letters, digits and"
                 + " !#$%&'*+-.^_`|~ only, and its value holds no line break or other control character.",
                 refused.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Host", "content-length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "TE",
+            "Trailer", "Proxy-Authorization", "Authorization"})
+    void aConfiguredHeaderTheGatewayWritesItselfStopsTheStartNamingProviderAndHeader(String header) {
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> TestGateway.start(Map.of(
+                "providers.openai.headers." + header, "1", "gateway.access-log", "off"), Map.of()).close());
+
+        assertEquals("providers.openai.headers sets '" + header + "' for provider openai, which cannot be: a"
+                + " provider's headers cannot set Host, Content-Length, Transfer-Encoding, Connection, Keep-Alive,"
+                + " Upgrade, TE, Trailer, any Proxy-* header or Authorization, which the gateway writes itself."
+                + " Remove it from providers.openai.headers.", refused.getMessage());
     }
 
     @Test
