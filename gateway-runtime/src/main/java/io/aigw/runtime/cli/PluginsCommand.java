@@ -62,11 +62,17 @@ public final class PluginsCommand {
         if (args.isEmpty() || !(args.size() == 1 || args.size() == 3 && args.get(1).equals("--url"))) {
             return usage(args.isEmpty() ? "no command given" : "list and reload take --url <url> alone");
         }
+        String named = args.size() == 3 ? "--url" : "GATEWAY_URL";
         URI url;
         try {
             url = args.size() == 3 ? URI.create(args.get(2)) : defaultUrl;
         } catch (IllegalArgumentException e) {
-            return usage("--url must be a URL such as http://127.0.0.1:8080, not '" + args.get(2) + "'");
+            return usage(named + " must be a URL such as http://127.0.0.1:8080, not '" + args.get(2) + "'");
+        }
+        if (!("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))
+                || url.getHost() == null) {
+            return usage(named + " must be an http or https URL with a host, such as http://127.0.0.1:8080, not '"
+                    + url + "'");
         }
         if (adminKey.isEmpty()) {
             err.println("gateway plugins: set GATEWAY_ADMIN_KEY to an admin key of the running gateway.");
@@ -86,10 +92,11 @@ public final class PluginsCommand {
                     .header("Authorization", "Bearer " + adminKey.get())
                     .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException | IllegalArgumentException e) {
-            err.println("gateway plugins: the gateway at " + url + " cannot be reached: " + e.getMessage());
+            err.println("gateway plugins: the gateway at " + url + " cannot be reached: " + Unreachable.why(e, url));
             return UNREACHABLE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            err.println("gateway plugins: interrupted while asking the gateway at " + url + ".");
             return UNREACHABLE;
         }
         try {

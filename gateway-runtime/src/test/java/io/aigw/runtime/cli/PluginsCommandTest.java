@@ -90,9 +90,45 @@ public final class PluginsCommandTest {
         assertTrue(unreachable.err().startsWith("gateway plugins: the gateway at http://127.0.0.1:" + closed
                 + " cannot be reached"), unreachable.err());
 
+        assertFalse(unreachable.err().contains("null"), unreachable.err());
+
         assertEquals(PluginsCommand.USAGE, run(Optional.empty(), "list").code());
         assertEquals(PluginsCommand.USAGE, run(Optional.of(TestGateway.KEY), "restart").code());
         assertEquals(PluginsCommand.USAGE, run(Optional.of(TestGateway.KEY)).code());
+    }
+
+    @Test
+    void aRefusedConnectionAndAnUnknownHostAreNamedWithTheUrl() throws IOException {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Output refused = run(URI.create("http://127.0.0.1:" + closed), Optional.of(TestGateway.KEY), "list");
+        assertEquals(PluginsCommand.UNREACHABLE, refused.code());
+        assertEquals("gateway plugins: the gateway at http://127.0.0.1:" + closed + " cannot be reached: the"
+                + " connection was refused: nothing listens on port " + closed + " of 127.0.0.1; is the gateway"
+                + " running, and on that port?\n", refused.err().replace(System.lineSeparator(), "\n"));
+
+        Output unknown = run(Optional.of(TestGateway.KEY), "list", "--url", "http://no-such-gateway.invalid:8080");
+        assertEquals(PluginsCommand.UNREACHABLE, unknown.code());
+        assertEquals("gateway plugins: the gateway at http://no-such-gateway.invalid:8080 cannot be reached: the"
+                + " host no-such-gateway.invalid is unknown (no DNS or hosts entry).\n",
+                unknown.err().replace(System.lineSeparator(), "\n"));
+    }
+
+    @Test
+    void aUrlWithoutASchemeIsAMistakeOfUsage() {
+        for (String url : List.of("localhost:8080", "127.0.0.1:8080", "/admin", "ftp://127.0.0.1:8080")) {
+            Output given = run(Optional.of(TestGateway.KEY), "list", "--url", url);
+            assertEquals(PluginsCommand.USAGE, given.code(), url + ": " + given.err());
+            assertTrue(given.err().startsWith("gateway plugins: --url must be"), given.err());
+            assertTrue(given.err().contains("not '" + url + "'"), given.err());
+        }
+
+        Output fromEnvironment = run(URI.create("localhost:8080"), Optional.of(TestGateway.KEY), "list");
+        assertEquals(PluginsCommand.USAGE, fromEnvironment.code(), fromEnvironment.err());
+        assertTrue(fromEnvironment.err().startsWith("gateway plugins: GATEWAY_URL must be an http or https URL with a"
+                + " host, such as http://127.0.0.1:8080, not 'localhost:8080'"), fromEnvironment.err());
     }
 
     private Output run(Optional<String> key, String... args) {
