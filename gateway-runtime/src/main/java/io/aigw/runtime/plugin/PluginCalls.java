@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -29,6 +30,7 @@ public final class PluginCalls {
     private static final int CAUSES_LIMIT = 4;
 
     private final Duration timeout;
+    private final AtomicLong givenUp = new AtomicLong();
 
     /** @param timeout how long a call may take ({@code gateway.plugins.call-timeout}) */
     public PluginCalls(Duration timeout) {
@@ -63,6 +65,7 @@ public final class PluginCalls {
         try {
             if (!thread.join(timeout)) {
                 thread.interrupt();
+                givenUp.incrementAndGet();
                 return new Answer.Failed<>("did not return within " + text(timeout)
                         + " (gateway.plugins.call-timeout); its thread was interrupted and is left to end by itself");
             }
@@ -87,6 +90,11 @@ public final class PluginCalls {
             case Answer.Failed<T> failed -> throw new ConfigurationException("The plugin " + source + " is refused: its "
                     + call + " " + failed.why() + ".");
         };
+    }
+
+    /** How many calls were given up for not returning in time, since this was made. */
+    long givenUp() {
+        return givenUp.get();
     }
 
     private static <T> Answer<T> run(Callable<T> code) {

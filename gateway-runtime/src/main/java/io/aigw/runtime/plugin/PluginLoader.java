@@ -4,7 +4,9 @@ import io.aigw.runtime.config.ConfigurationException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -19,6 +21,13 @@ public final class PluginLoader implements AutoCloseable {
     private final Optional<PluginFolder> folder;
     private final JarStaging staging = new JarStaging();
     private final PluginClassLoaders classLoaders;
+    private final PluginCalls calls;
+    /**
+     * Jars with a call that never returned, as they were then, and their refusal: each call again
+     * would leave one more thread in them (and one more core, if they spin), so they are refused
+     * without being called until they change. Guarded by {@code this}, as loads are.
+     */
+    private final Map<PluginJar, String> hung = new HashMap<>();
     private final JarConflicts conflicts;
 
     /**
@@ -30,6 +39,7 @@ public final class PluginLoader implements AutoCloseable {
         this.fixed = List.copyOf(fixed);
         this.folder = folder.map(PluginFolder::new);
         this.classLoaders = new PluginClassLoaders(calls);
+        this.calls = calls;
         this.conflicts = JarConflicts.besides(classLoaders.gatewayLayer(), this.fixed);
     }
 
@@ -45,7 +55,7 @@ public final class PluginLoader implements AutoCloseable {
      *                                against a newer SPI, or a plugin that fails, or does not answer in
      *                                time, as it is made or asked what it declares
      */
-    public PluginSet load() {
+    public synchronized PluginSet load() {
         PluginSet plugins = folder.isEmpty() ? new PluginSet(fixed, List.of()) : loadFolder(folder.get());
         if (plugins.all().isEmpty()) {
             LOG.log(Level.WARNING, "No provider plugins were found, so no model can be routed. Put plugin jars in "
@@ -69,14 +79,31 @@ public final class PluginLoader implements AutoCloseable {
                 }
             }
             conflicts.check(staged);
+            hung.keySet().retainAll(staged.stream().map(StagedJar::jar).toList());
             for (StagedJar jar : staged) {
-                LoadedJar done = classLoaders.load(jar);
+                LoadedJar done = loadUnlessHung(jar);
                 staging.deleteWhenCollected(done.loader(), jar.copy());
                 loaded.add(done);
             }
             return new PluginSet(fixed, loaded);
         } catch (RuntimeException e) {
             staged.subList(loaded.size(), staged.size()).forEach(jar -> staging.discard(jar.copy()));
+            throw e;
+        }
+    }
+
+    private LoadedJar loadUnlessHung(StagedJar jar) {
+        String refusal = hung.get(jar.jar());
+        if (refusal != null) {
+            throw new ConfigurationException(refusal + " It is not called again until the jar changes.");
+        }
+        long givenUp = calls.givenUp();
+        try {
+            return classLoaders.load(jar);
+        } catch (ConfigurationException e) {
+            if (calls.givenUp() > givenUp) {
+                hung.put(jar.jar(), e.getMessage());
+            }
             throw e;
         }
     }

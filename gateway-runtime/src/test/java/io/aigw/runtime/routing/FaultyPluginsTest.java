@@ -42,6 +42,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 public final class FaultyPluginsTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String CALL_TIMEOUT = "1s";
+    /** Never returns, and goes on waiting when interrupted, as a careless plugin would. */
+    private static final String NEVER_RETURNS = """
+                @Override
+                public io.aigw.spi.ProviderDescriptor descriptor() {
+                    while (true) {
+                        try {
+                            Thread.sleep(60_000);
+                        } catch (InterruptedException ignored) {
+                            // Waits on.
+                        }
+                    }
+                }
+            """;
     /** Spins until interrupted, as a loop that checks for it does; one that does not spins on for good. */
     private static final String SPINNING = """
                 @Override
@@ -81,18 +94,7 @@ public final class FaultyPluginsTest {
                                 throw (E) e;
                             }
                         """, "its descriptor() failed: java.io.IOException: licence server down."),
-                fault("a descriptor that never returns", "stuck", """
-                            @Override
-                            public io.aigw.spi.ProviderDescriptor descriptor() {
-                                while (true) {
-                                    try {
-                                        Thread.sleep(60_000);
-                                    } catch (InterruptedException ignored) {
-                                        // Goes on waiting, as a careless plugin would.
-                                    }
-                                }
-                            }
-                        """, "its descriptor() did not return within 1 s (gateway.plugins.call-timeout)"),
+                fault("a descriptor that never returns", "stuck", NEVER_RETURNS, "its descriptor() did not return within 1 s (gateway.plugins.call-timeout)"),
                 fault("a descriptor that spins", "spinning", SPINNING, "its descriptor() did not return within 1 s (gateway.plugins.call-timeout)"),
                 fault("extra headers that frame the request", "framing", descriptor("framing") + """
                             @Override
@@ -184,6 +186,29 @@ public final class FaultyPluginsTest {
     }
 
     @Test
+    void aJarWithACallThatNeverReturnedIsNotCalledAgainUntilItChanges() throws IOException {
+        Path plugins = Files.createDirectories(work.resolve("plugins"));
+        try (TestGateway gateway = start(plugins, "false")) {
+            faulty("hanging", NEVER_RETURNS).writeTo(plugins, "hanging.jar");
+            assertEquals(409, reload(gateway).statusCode());
+            assertEquals(1, callsLeftIn("hanging.jar"));
+
+            HttpResponse<String> again = reload(gateway);
+
+            assertEquals(409, again.statusCode(), again.body());
+            assertTrue(again.body().contains(refusal("hanging", "its descriptor() did not return within 1 s")),
+                    again.body());
+            assertTrue(again.body().contains("It is not called again until the jar changes."), again.body());
+            assertEquals(1, callsLeftIn("hanging.jar"));
+
+            PluginJarMaker.plugin(work, "hanging", "hanging", "").writeTo(plugins, "hanging.jar");
+            HttpResponse<String> changed = reload(gateway);
+            assertEquals(200, changed.statusCode(), changed.body());
+            assertTrue(changed.body().contains("\"added\":[\"hanging\"]"), changed.body());
+        }
+    }
+
+    @Test
     void aWatcherThatStopsMakesTheGatewayNotLiveAndSaysWhy() throws Exception {
         Path plugins = Files.createDirectories(work.resolve("plugins"));
         try (TestGateway gateway = start(plugins, "true")) {
@@ -263,6 +288,17 @@ public final class FaultyPluginsTest {
     private static List<LogRecord> warnings(LogRecords logs) {
         return logs.records().stream().filter(record -> record.getLevel().intValue() >= Level.WARNING.intValue())
                 .toList();
+    }
+
+    private static HttpResponse<String> reload(TestGateway gateway) {
+        return gateway.send(gateway.request("/admin/v1/plugins/reload").timeout(WAIT)
+                .POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    /** How many threads calling into the jar are still alive. */
+    private static long callsLeftIn(String jar) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getName().startsWith("aigw-plugin-call " + jar)).count();
     }
 
     private static String plugins(TestGateway gateway) {
