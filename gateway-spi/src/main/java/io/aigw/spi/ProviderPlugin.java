@@ -12,6 +12,9 @@ import java.util.Set;
  * method once, and does all the work itself: the HTTP call, streaming, retries and fallback. A plugin
  * only <em>declares</em> what is particular to its provider, so it starts no threads, opens no
  * connections and reads no settings of its own; configuration may override everything it declares.
+ * Each call is to return at once: the gateway bounds every call into a plugin in time (5 seconds by
+ * default) and refuses the plugin, naming the call, when one throws anything or does not return in
+ * time.
  *
  * <p>Only {@link #descriptor()} must be implemented. The other methods are optional hooks whose
  * defaults declare "nothing special".
@@ -88,7 +91,10 @@ public interface ProviderPlugin {
 
     /**
      * Returns headers the provider wants on every request, such as attribution headers. They are
-     * sent after the gateway's own headers and never replace {@code Authorization}.
+     * sent after the gateway's own headers. A plugin that names a header the gateway writes itself
+     * ({@code Host}, {@code Content-Length}, {@code Transfer-Encoding}, {@code Connection},
+     * {@code Keep-Alive}, {@code Upgrade}, {@code TE}, {@code Trailer}, any {@code Proxy-*} header, or
+     * {@code Authorization}) is refused.
      */
     default Map<String, String> extraHeaders() {
         return Map.of();
