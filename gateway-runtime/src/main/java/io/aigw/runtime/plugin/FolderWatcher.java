@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
  * time, and every jar of the same size and modification time at two looks that far apart. A jar
  * still being copied keeps changing, so it is not reported half-written; a copy that stops halfway
  * is reported, and refused for not being a whole jar, until it is finished. Bursts of events (a
- * copy writes many times; a replacement is a delete and a create) make one report.
+ * copy writes many times; a replacement is a delete and a create) make one report. Whatever a
+ * report's reload throws, the watcher goes on; what it is doing, and what stopped it if it stops
+ * while the gateway runs (the folder deleted or moved), is in its {@link WatcherStatus}.
  */
 public final class FolderWatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(FolderWatcher.class.getName());
@@ -96,7 +98,7 @@ public final class FolderWatcher implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
-            fault = String.valueOf(e.getMessage());
+            fault = e.toString();
             LOG.log(Level.ERROR, "Watching the plugins folder " + folder.path() + " failed (" + e + "), so changes"
                     + " in it are no longer loaded by themselves; POST /admin/v1/plugins/reload still loads them.");
         } finally {

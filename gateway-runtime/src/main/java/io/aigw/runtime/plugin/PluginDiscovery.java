@@ -24,8 +24,8 @@ public final class PluginDiscovery {
     /**
      * Returns every plugin found, in discovery order.
      *
-     * Each call into a plugin is bounded by {@code gateway.plugins.call-timeout}'s default: they are
-     * found before the configuration is read.
+     * Each call into a plugin is bounded by the default of {@code gateway.plugins.call-timeout}:
+     * discovery takes no configuration.
      *
      * @throws ConfigurationException naming the plugin, when one cannot be made, was built against a
      *                                newer SPI than the gateway's, or fails as it is asked what it declares
