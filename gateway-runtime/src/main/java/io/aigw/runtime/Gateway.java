@@ -191,8 +191,8 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routes, forwarder, usage, metrics, rateLimiter, limits.maxBodyBytes(),
-                                limits.bodyMemory(), limits.maxConcurrentRequests(), config.costHeader()))
+                        new ChatCompletionsService(routes, forwarder, usage, metrics, rateLimiter, limits,
+                                config.costHeader()))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))

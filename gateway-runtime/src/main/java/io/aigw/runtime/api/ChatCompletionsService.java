@@ -2,6 +2,7 @@ package io.aigw.runtime.api;
 
 import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.config.GatewayConfig;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.limits.RateLimiter;
@@ -21,8 +22,6 @@ import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.transport.CallerWatch;
 import io.aigw.runtime.upstream.ChatForwarder;
 import io.aigw.runtime.upstream.Hangup;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -30,7 +29,6 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Semaphore;
 
 /**
  * {@code POST /api/v1/chat/completions}: reads and validates the body, checks it against its key's
@@ -43,35 +41,27 @@ public final class ChatCompletionsService implements HttpService {
     private final BatchWriter<UsageRecord> usage;
     private final GatewayMetrics metrics;
     private final RateLimitGate limits;
-    private final long maxBodyBytes;
-    private final int maxConcurrent;
     private final boolean costHeader;
     /** Each request in flight holds buffers and a thread stack: past the limit the heap would run out. */
-    private final Semaphore inFlight;
-
+    private final InFlightAdmission inFlight;
     /** The heap request bodies in flight hold together: past it the heap would run out. */
-    private final BodyBudget bodies;
-    private final LimitLog limitLog = new LimitLog();
+    private final BodyAdmission bodies;
 
     /**
-     * @param maxBodyBytes  the largest body accepted ({@code gateway.max-body-size})
-     * @param bodyMemory    the heap bodies in flight may hold together ({@code gateway.body-memory})
-     * @param maxConcurrent chat requests relayed at once ({@code gateway.max-concurrent-requests})
-     * @param costHeader    whether a plain answer states its cost in {@link ChatForwarder#COST_HEADER}
+     * @param limits     the largest body, the requests and bodies in flight, and each key's share of them
+     * @param costHeader whether a plain answer states its cost in {@link ChatForwarder#COST_HEADER}
      */
     public ChatCompletionsService(CurrentRoutes routing, ChatForwarder forwarder, BatchWriter<UsageRecord> usage,
-                                  GatewayMetrics metrics, RateLimiter limiter, long maxBodyBytes, long bodyMemory,
-                                  int maxConcurrent, boolean costHeader) {
+                                  GatewayMetrics metrics, RateLimiter limiter, GatewayConfig.Limits limits,
+                                  boolean costHeader) {
         this.routing = routing;
         this.forwarder = forwarder;
         this.usage = usage;
         this.metrics = metrics;
         this.limits = new RateLimitGate(limiter, metrics);
-        this.maxBodyBytes = maxBodyBytes;
-        this.maxConcurrent = maxConcurrent;
         this.costHeader = costHeader;
-        this.inFlight = new Semaphore(maxConcurrent);
-        this.bodies = new BodyBudget(bodyMemory);
+        this.inFlight = new InFlightAdmission(limits.maxConcurrentRequests(), limits.inFlightReserve());
+        this.bodies = new BodyAdmission(limits.maxBodyBytes(), limits.bodyMemory(), limits.keyBodyMemory());
     }
 
     @Override
@@ -79,33 +69,16 @@ public final class ChatCompletionsService implements HttpService {
         rules.post("/", this::createWithinLimit);
     }
 
+    /** A slot once the key is known, before the body is read; then room for the body as it arrives. */
     private void createWithinLimit(ServerRequest request, ServerResponse response) {
-        if (!inFlight.tryAcquire()) {
-            limitLog.reached("requests", "gateway.max-concurrent-requests is " + maxConcurrent);
-            response.header(HeaderNames.RETRY_AFTER, "1");
-            throw new ApiException(ApiError.overloaded(maxConcurrent));
-        }
-        try (BodyBudget.Reservation reservation = bodies.open()) {
-            create(request, response, reservation);
-        } finally {
-            inFlight.release();
+        long started = System.nanoTime();
+        try (RequestSlots.Admission.Taken slot = inFlight.admit(request, response);
+             BodyAdmission.Body body = bodies.read(request, response)) {
+            create(request, response, body.bytes(), started);
         }
     }
 
-    private void create(ServerRequest request, ServerResponse response, BodyBudget.Reservation reservation) {
-        long started = System.nanoTime();
-        byte[] body;
-        try {
-            RequestBody.requireJson(request);
-            body = RequestBody.read(request, response, maxBodyBytes, reservation);
-        } catch (ApiException e) {
-            if (e.error().status() == Status.SERVICE_UNAVAILABLE_503) {
-                limitLog.reached("bodies", "gateway.body-memory is " + bodies.bytes() + " bytes");
-                response.header(HeaderNames.RETRY_AFTER, "1");
-            }
-            RequestBody.abandonUnsent(request, response);
-            throw e;
-        }
+    private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {
         ChatRequest chat = ChatRequest.parse(body);
         // The key filter registers the caller of every /api/ request; usage records say "unknown" without one.
         Caller caller = request.context().get(Caller.class)

@@ -63,8 +63,9 @@ final class RequestBody {
     }
 
     /**
-     * Reads the whole body, refusing more than the limit. Helidon reads (and drops) the rest of a
-     * refused body after the answer, which keeps the connection in step with the caller.
+     * Reads the whole body, refusing more than the limit, taking room for it as it arrives
+     * ({@link ArrivingBody}). Helidon reads (and drops) the rest of a refused body after the answer,
+     * which keeps the connection in step with the caller.
      */
     static byte[] read(ServerRequest request, ServerResponse response, long maxBodyBytes,
                        BodyBudget.Reservation reservation) {
@@ -73,13 +74,7 @@ final class RequestBody {
             throw new ApiException(ApiError.requestTooLarge(maxBodyBytes));
         }
         try (InputStream in = request.content().inputStream()) {
-            byte[] body;
-            if (declared >= 0) {
-                reservation.grow(declared);
-                body = readDeclared(in, (int) declared);
-            } else {
-                body = UndeclaredBody.read(in, maxBodyBytes, reservation);
-            }
+            byte[] body = ArrivingBody.read(in, declared, maxBodyBytes, reservation);
             if (body.length == 0) {
                 throw new ApiException(ApiError.invalidRequest(null, "The request body is empty; send a JSON"
                         + " object with 'model' and 'messages'."));
@@ -92,18 +87,6 @@ final class RequestBody {
             throw brokenFraming(response, ApiError.invalidRequest(null, "The request body could not be read: it was"
                     + " cut short or its encoding is broken."));
         }
-    }
-
-    /**
-     * Reads a body of known length into an array of that size: readNBytes(limit) would allocate
-     * 16 KB chunks and copy them, for every request.
-     */
-    private static byte[] readDeclared(InputStream in, int length) throws IOException {
-        byte[] body = new byte[length];
-        if (in.readNBytes(body, 0, length) < length) {
-            throw new IOException("The body ended before its Content-Length");
-        }
-        return body;
     }
 
     /**

@@ -68,8 +68,13 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
      *                              once, a stream counting until it ends
      * @param bodyMemory            {@code gateway.body-memory}: the heap request bodies in flight may
      *                              hold together
+     * @param inFlightReserve       {@code gateway.fairness.in-flight-reserve}: the last free request
+     *                              slots, kept for keys holding fewer requests than this
+     * @param keyBodyMemory         {@code gateway.fairness.key-body-memory}: the most of the body
+     *                              memory one key's bodies may hold together
      */
-    public record Limits(long maxBodyBytes, int maxConcurrentRequests, long bodyMemory) {
+    public record Limits(long maxBodyBytes, int maxConcurrentRequests, long bodyMemory, int inFlightReserve,
+                         long keyBodyMemory) {
         public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
         /** What the gateway holds per byte of a body in flight: its bytes, and the copies sent upstream. */
         public static final int BODY_COST = 3;
@@ -98,9 +103,25 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
                         + BODY_COST + " times gateway.max-body-size (" + maxBody + " bytes): the largest body takes"
                         + " that while it is read and forwarded");
             }
-            return new Limits(maxBody,
-                    settings.getInt("gateway.max-concurrent-requests", defaultMaxConcurrentRequests(bodyMemory)),
-                    bodyMemory);
+            int maxConcurrent = settings.getInt("gateway.max-concurrent-requests",
+                    defaultMaxConcurrentRequests(bodyMemory));
+            if (maxConcurrent < 1) {
+                throw new ConfigurationException("gateway.max-concurrent-requests must be 1 or more, not "
+                        + maxConcurrent);
+            }
+            int reserve = settings.getInt("gateway.fairness.in-flight-reserve", maxConcurrent / 16);
+            if (reserve < 0 || reserve >= maxConcurrent) {
+                throw new ConfigurationException("gateway.fairness.in-flight-reserve (" + reserve + ") must be 0 or"
+                        + " more and less than gateway.max-concurrent-requests (" + maxConcurrent + ")");
+            }
+            long keyBodyMemory = settings.getLong("gateway.fairness.key-body-memory",
+                    Math.max(maxBody * BODY_COST, bodyMemory / 2));
+            if (keyBodyMemory < maxBody * BODY_COST || keyBodyMemory > bodyMemory) {
+                throw new ConfigurationException("gateway.fairness.key-body-memory (" + keyBodyMemory + " bytes) must"
+                        + " hold at least " + BODY_COST + " times gateway.max-body-size (" + maxBody + " bytes), the"
+                        + " largest body, and at most gateway.body-memory (" + bodyMemory + " bytes)");
+            }
+            return new Limits(maxBody, maxConcurrent, bodyMemory, reserve, keyBodyMemory);
         }
 
         /**

@@ -36,6 +36,8 @@ public final class GatewayConfigTest {
         assertEquals(bodyMemory, config.limits().bodyMemory());
         assertEquals(Math.max(64, (heap - bodyMemory - GatewayConfig.Limits.BASE_HEAP) / GatewayConfig.Limits.streamHeap()),
                 config.limits().maxConcurrentRequests());
+        assertEquals(config.limits().maxConcurrentRequests() / 16, config.limits().inFlightReserve());
+        assertEquals(Math.max(3 * 10_485_760L, bodyMemory / 2), config.limits().keyBodyMemory());
         assertEquals(new UpstreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(120), Duration.ofSeconds(120),
                 Duration.ofMinutes(10)), config.upstream().timeouts());
         assertEquals(Duration.ofSeconds(60), config.upstream().keyCooldown());
@@ -102,6 +104,20 @@ public final class GatewayConfigTest {
 
         assertEquals("gateway.timeouts.connect must be a duration such as 500ms, 10s, 2m or PT10S, not 'soon'",
                 e.getMessage());
+    }
+
+    @Test
+    void fairnessSharesThatCannotWorkAreRefusedNamingTheirKey() {
+        ConfigurationException reserve = assertThrows(ConfigurationException.class, () -> read(Map.of(
+                "gateway.max-concurrent-requests", "8", "gateway.fairness.in-flight-reserve", "8"), Map.of()));
+        assertTrue(reserve.getMessage().startsWith("gateway.fairness.in-flight-reserve (8) must be"),
+                reserve.getMessage());
+
+        // A key's share must hold the largest body, or that body could never be sent.
+        ConfigurationException share = assertThrows(ConfigurationException.class, () -> read(Map.of(
+                "gateway.max-body-size", "1000", "gateway.fairness.key-body-memory", "2999"), Map.of()));
+        assertTrue(share.getMessage().startsWith("gateway.fairness.key-body-memory (2999 bytes) must hold at least"
+                + " 3 times gateway.max-body-size"), share.getMessage());
     }
 
     @Test
