@@ -2,6 +2,7 @@ package io.aigw.runtime.api;
 
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.transport.CallerTooSlow;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.http.BadRequestException;
 import io.helidon.http.HeaderNames;
@@ -19,7 +20,7 @@ import java.util.Optional;
 
 /**
  * A chat request's body as it comes off the connection: JSON by its type, framed one way only,
- * within the size limit and the heap set aside for bodies in flight.
+ * within the size limit and the heap set aside for bodies in flight, at the pace the transport asks.
  */
 final class RequestBody {
     private static final String JSON = "application/json";
@@ -65,7 +66,8 @@ final class RequestBody {
     /**
      * Reads the whole body, refusing more than the limit, taking room for it as it arrives
      * ({@link ArrivingBody}). Helidon reads (and drops) the rest of a refused body after the answer,
-     * which keeps the connection in step with the caller.
+     * which keeps the connection in step with the caller; a body too slow to wait for is answered
+     * 408 and its connection closed.
      */
     static byte[] read(ServerRequest request, ServerResponse response, long maxBodyBytes,
                        BodyBudget.Reservation reservation) {
@@ -80,6 +82,13 @@ final class RequestBody {
                         + " object with 'model' and 'messages'."));
             }
             return body;
+        } catch (CallerTooSlow e) {
+            // The rest of the body is not waited for: the connection closes after the answer, as
+            // after a body whose end cannot be told.
+            throw brokenFraming(response, new ApiError(Status.REQUEST_TIMEOUT_408, "The request body arrived slower"
+                    + " than " + e.minRate() + " bytes a second (gateway.timeouts.caller-body-min-rate) for longer"
+                    + " than its grace; send it at once, as an HTTP client does.", "invalid_request_error", null,
+                    "request_timeout"));
         } catch (IOException | UncheckedIOException | IllegalArgumentException
                  | DataReader.InsufficientDataAvailableException | DataReader.IncorrectNewLineException e) {
             // Helidon reports broken chunked framing unchecked: a size that is not hexadecimal (a

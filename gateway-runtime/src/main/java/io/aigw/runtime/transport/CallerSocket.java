@@ -11,9 +11,11 @@ import java.time.Duration;
  * says: each read the connection makes waits at most as long as the request's phase allows (a new
  * connection's first request, the headers, the body, the wait between requests), after which
  * {@link DeadlineSweeper} closes the socket; after an answer that says {@code Connection: close}
- * the connection reads nothing more, so that it ends, and after an error answer that may have left
- * part of a request unread, what the caller still sends is read and dropped for a while before the
- * socket closes (a lingering close), so that the caller gets the answer rather than a reset.
+ * the connection reads nothing more, so that it ends; a body slower than its pace ({@link BodyPace})
+ * fails its read with {@link CallerTooSlow}, for its reader to answer 408; after an error answer
+ * that may have left part of a request unread, what the caller still sends is read and dropped for
+ * a while before the socket closes (a lingering close), so that the caller gets the answer rather
+ * than a reset.
  *
  * <p>The phases follow Helidon's own parsing, told by {@link CallerEvents}. A connection that turns
  * to HTTP/2 (its preface, or an {@code Upgrade}) is read without deadlines: its reads wait for
@@ -32,6 +34,8 @@ final class CallerSocket extends ForwardingSocket {
     private final DataReader helidonsReader;
     private final CallerTimeouts timeouts;
     private final long tickNanos;
+    /** The pace of the body being read; used on the connection's thread only. */
+    private final BodyPace pace;
 
     /** Where the connection stands; changed on the connection's thread only. */
     private volatile Phase phase = Phase.FIRST;
@@ -71,6 +75,7 @@ final class CallerSocket extends ForwardingSocket {
         this.helidonsReader = helidonsReader;
         this.timeouts = timeouts;
         this.tickNanos = timeouts.tick().toNanos();
+        this.pace = new BodyPace(timeouts);
     }
 
     long tickNanos() {
@@ -107,11 +112,16 @@ final class CallerSocket extends ForwardingSocket {
         }
         readPhase = phase;
         deadline = due;
+        byte[] bytes;
         try {
-            return super.get();
+            bytes = super.get();
         } finally {
             deadline = 0;
         }
+        if (phase == Phase.BODY && bytes != null && !pace.kept(System.nanoTime() - now, bytes.length)) {
+            throw new CallerTooSlow(timeouts.bodyMinRate());
+        }
+        return bytes;
     }
 
     private byte[] received(byte[] bytes) {
@@ -184,6 +194,7 @@ final class CallerSocket extends ForwardingSocket {
     /** A request's headers were read: its body comes next, or none. */
     void requestHeadersRead(boolean upgrade, boolean closeAsked) {
         phase = upgrade ? Phase.UNTIMED : Phase.BODY;
+        pace.restart();
         requestAsksClose = closeAsked;
     }
 

@@ -7,17 +7,23 @@ import java.time.Duration;
 /**
  * How long the gateway waits on a caller's HTTP/1.1 connection ({@code gateway.timeouts.caller-*}),
  * as nginx's {@code client_header_timeout}, {@code client_body_timeout} and {@code keepalive_timeout}:
- * past one, the connection is closed.
+ * past one, the connection is closed. And the pace a request body must keep, as Apache's
+ * {@code mod_reqtimeout} asks one ({@code body=20,MinRate=500}): a body slower than that is answered
+ * 408 and its connection closed ({@link BodyPace}).
  *
- * @param headers   from a request's first byte to the end of its headers; also how long a new
- *                  connection may stay silent before its first request
- * @param body      between two reads of a request's body (not for the whole body)
- * @param keepAlive between the end of an answer and the first byte of the next request
+ * @param headers     from a request's first byte to the end of its headers; also how long a new
+ *                    connection may stay silent before its first request
+ * @param body        between two reads of a request's body (not for the whole body)
+ * @param keepAlive   between the end of an answer and the first byte of the next request
+ * @param bodyMinRate the bytes a second a request body must arrive at, once its grace is spent; 0
+ *                    for no minimum
+ * @param bodyGrace   how far behind that rate a body may fall: at its start, and after a pause
  */
-public record CallerTimeouts(Duration headers, Duration body, Duration keepAlive) {
-    /** nginx's defaults for the body and keep-alive; half of nginx's for the headers. */
+public record CallerTimeouts(Duration headers, Duration body, Duration keepAlive, long bodyMinRate,
+                             Duration bodyGrace) {
+    /** nginx's defaults for the body and keep-alive; half of nginx's for the headers; Apache's body pace. */
     public static final CallerTimeouts DEFAULTS = new CallerTimeouts(Duration.ofSeconds(30), Duration.ofSeconds(60),
-            Duration.ofSeconds(75));
+            Duration.ofSeconds(75), 500, Duration.ofSeconds(20));
     private static final Duration MIN_TICK = Duration.ofMillis(10);
     private static final Duration MAX_TICK = Duration.ofSeconds(1);
 
@@ -27,14 +33,26 @@ public record CallerTimeouts(Duration headers, Duration body, Duration keepAlive
                 throw new ConfigurationException("gateway.timeouts.caller-* must be positive, not " + timeout);
             }
         }
+        if (bodyMinRate < 0) {
+            throw new ConfigurationException("gateway.timeouts.caller-body-min-rate must be 0 (no minimum) or more"
+                    + " bytes a second, not " + bodyMinRate);
+        }
+        if (bodyGrace.isNegative() || bodyGrace.isZero()) {
+            throw new ConfigurationException("gateway.timeouts.caller-body-grace must be positive, not " + bodyGrace);
+        }
     }
 
-    /** Reads {@code gateway.timeouts.caller-headers}, {@code -body} and {@code -keep-alive}. */
+    /**
+     * Reads {@code gateway.timeouts.caller-headers}, {@code -body}, {@code -keep-alive},
+     * {@code -body-min-rate} and {@code -body-grace}.
+     */
     public static CallerTimeouts from(Settings settings) {
         return new CallerTimeouts(
                 settings.getDuration("gateway.timeouts.caller-headers", DEFAULTS.headers()),
                 settings.getDuration("gateway.timeouts.caller-body", DEFAULTS.body()),
-                settings.getDuration("gateway.timeouts.caller-keep-alive", DEFAULTS.keepAlive()));
+                settings.getDuration("gateway.timeouts.caller-keep-alive", DEFAULTS.keepAlive()),
+                settings.getLong("gateway.timeouts.caller-body-min-rate", DEFAULTS.bodyMinRate()),
+                settings.getDuration("gateway.timeouts.caller-body-grace", DEFAULTS.bodyGrace()));
     }
 
     /** How often overdue reads are looked for: a tenth of the shortest timeout, within 10 ms and 1 s. */

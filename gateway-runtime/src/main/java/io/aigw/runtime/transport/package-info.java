@@ -87,7 +87,13 @@
  * connection waiting for its next request line: a caller that sends half a request holds its
  * connection for good, and idle callers fill {@code max-tcp-connections} for minutes. The socket's
  * reads get deadlines ({@link io.aigw.runtime.transport.CallerTimeouts}), and
- * {@link io.aigw.runtime.transport.DeadlineSweeper} closes a socket whose read is overdue.
+ * {@link io.aigw.runtime.transport.DeadlineSweeper} closes a socket whose read is overdue. A
+ * request body must also keep a pace ({@link io.aigw.runtime.transport.BodyPace}): a deadline
+ * between reads alone lets a caller hold a body, its memory and its request slot for as long as it
+ * sends a byte now and then; a read that finds the body behind fails with
+ * {@link io.aigw.runtime.transport.CallerTooSlow}, which the body's reader answers 408 before the
+ * connection closes (the sweeper cannot answer: it can only close a socket, and Helidon's
+ * {@code PlainSocket} offers no read timeout to wake the reader with instead).
  * Helidon 4.5 also answers {@code Connection: close} (asked by the request, or set by the answer)
  * and then reads the next request on the connection, requests it already buffered included: a
  * caller (or a proxy) that takes the connection for closed is out of step with the gateway, the

@@ -8,6 +8,8 @@ import io.aigw.runtime.testing.KeysApi;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.TestGateway;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpRequest;
@@ -101,6 +103,45 @@ final class SlowBodiesTest {
 
         RawCaller.write(holding, Arrays.copyOfRange(large, 90_000, large.length));
         assertEquals(200, RawCaller.readAnswer(holding.getInputStream()).status());
+    }
+
+    @Test
+    void aBodyTricklingBelowTheMinimumRateIsAnswered408AndItsConnectionClosed() throws Exception {
+        start(Map.of("gateway.timeouts.caller-body-min-rate", "1000",
+                "gateway.timeouts.caller-body-grace", "1s"));
+        Socket slow = open();
+        RawCaller.write(slow, head(TestGateway.KEY, 1000));
+        InputStream in = slow.getInputStream();
+        OutputStream out = slow.getOutputStream();
+        // Ten bytes a second where a thousand are asked for: well behind after the grace second.
+        for (int i = 0; i < 50 && in.available() == 0; i++) {
+            try {
+                out.write('a');
+                out.flush();
+            } catch (IOException e) {
+                break;
+            }
+            Thread.sleep(100);
+        }
+        slow.setSoTimeout(3_000);
+        RawCaller.Answer answer = RawCaller.readAnswer(in);
+        assertEquals(408, answer.status(), answer.body());
+        assertEquals("close", answer.headers().get("connection"), answer.headers().toString());
+        assertTrue(answer.body().startsWith("{\"error\":{\"message\":\"The request body arrived slower than 1000"
+                + " bytes a second"), answer.body());
+        assertTrue(answer.body().endsWith("\"type\":\"invalid_request_error\",\"param\":null,"
+                + "\"code\":\"request_timeout\"}}"), answer.body());
+        assertTrue(RawCaller.ended(slow));
+
+        // A body that keeps the rate is served, however long it takes past the grace.
+        Socket steady = open();
+        byte[] body = body(3000).getBytes(StandardCharsets.US_ASCII);
+        RawCaller.write(steady, head(TestGateway.KEY, body.length));
+        for (int at = 0; at < body.length; at += 300) {
+            RawCaller.write(steady, Arrays.copyOfRange(body, at, Math.min(body.length, at + 300)));
+            Thread.sleep(200);
+        }
+        assertEquals(200, RawCaller.readAnswer(steady.getInputStream()).status());
     }
 
     @Test
