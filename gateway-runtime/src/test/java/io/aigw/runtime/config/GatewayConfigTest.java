@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.transport.CallerTimeouts;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.net.URI;
@@ -118,6 +119,10 @@ public final class GatewayConfigTest {
                 "gateway.max-body-size", "1000", "gateway.fairness.key-body-memory", "2999"), Map.of()));
         assertTrue(share.getMessage().startsWith("gateway.fairness.key-body-memory (2999 bytes) must hold at least"
                 + " 3 times gateway.max-body-size"), share.getMessage());
+
+        ConfigurationException rate = assertThrows(ConfigurationException.class, () -> CallerTimeouts.from(
+                settings(Map.of("gateway.timeouts.caller-body-min-rate", "-1"), Map.of())));
+        assertTrue(rate.getMessage().startsWith("gateway.timeouts.caller-body-min-rate must be 0"), rate.getMessage());
     }
 
     @Test
