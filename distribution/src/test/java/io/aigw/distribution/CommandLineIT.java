@@ -93,6 +93,25 @@ public final class CommandLineIT {
     }
 
     /**
+     * The README's two commands in order: the first starts target/gateway, which leaves its database
+     * in data/; each test's copy of the distribution is still as shipped, so help opens none there.
+     */
+    @Test
+    void aCopyOfADistributionThatHasRunHasNoDatabaseAndHelpOpensNone() throws Exception {
+        Path used = GatewayProcess.copyDistribution(work.resolve("used"));
+        try (GatewayProcess migrate = GatewayProcess.run(used, env(), "migrate")) {
+            assertEquals(0, migrate.awaitExit(), migrate.output());
+        }
+        assertTrue(Files.isRegularFile(used.resolve("data/gateway.db")));
+
+        Path copy = GatewayProcess.copyDistribution(used, work.resolve("copy"));
+        try (GatewayProcess help = GatewayProcess.run(copy, env(), "help")) {
+            assertEquals(0, help.awaitExit(), help.output());
+        }
+        assertFalse(Files.exists(copy.resolve("data")), "help opened the database");
+    }
+
+    /**
      * conf/gateway.yaml says what the code does: the admin key is made by the first start on an empty
      * database, and a later start makes none.
      */

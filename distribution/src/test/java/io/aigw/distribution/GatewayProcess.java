@@ -9,9 +9,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +23,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The real {@code bin/gateway} of an unpacked distribution, run as a child process with an
@@ -53,17 +55,34 @@ final class GatewayProcess implements AutoCloseable {
      * started target/gateway itself.
      */
     static Path copyDistribution(Path folder) throws IOException {
+        return copyDistribution(DISTRIBUTION, folder);
+    }
+
+    /**
+     * Copies the distribution at {@code source} to {@code folder}/gateway as it was shipped: without
+     * data/ (not even the empty folder, whose presence would say that a command opened the database)
+     * and without the AOT caches, or recordings of one, that its starts left in lib/.
+     */
+    static Path copyDistribution(Path source, Path folder) throws IOException {
         Path home = folder.resolve("gateway");
-        try (Stream<Path> files = Files.walk(DISTRIBUTION)) {
-            for (Path source : files.toList()) {
-                Path target = home.resolve(DISTRIBUTION.relativize(source).toString());
-                if (Files.isDirectory(source)) {
-                    Files.createDirectories(target);
-                } else if (!source.startsWith(DISTRIBUTION.resolve("data")) && !source.toString().endsWith(".aot")) {
-                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+        Files.walkFileTree(source, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes) throws IOException {
+                if (directory.equals(source.resolve("data"))) {
+                    return FileVisitResult.SKIP_SUBTREE;
                 }
+                Files.createDirectories(home.resolve(source.relativize(directory).toString()));
+                return FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                if (!file.getFileName().toString().contains(".aot")) {
+                    Files.copy(file, home.resolve(source.relativize(file).toString()), StandardCopyOption.COPY_ATTRIBUTES);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
         return home;
     }
 
