@@ -11,10 +11,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +29,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 public final class AotCacheIT {
     private static final String MASTER = "sk-gw-aot-cache-test-0123456789";
     private static final String RAISED_THRESHOLDS = "-XX:CompileThresholdScaling=4";
+    /** What the JVM says of itself: unified logging's levels, its AOT steps, the options it picked up. */
+    private static final Pattern JVM_NOTE = Pattern.compile(
+            "\\[(warning|error)\\]|\\[(aot|cds)\\b|AOTCache|AOTConfiguration|JAVA_TOOL_OPTIONS|Picked up");
 
     @TempDir
     Path work;
@@ -72,7 +77,7 @@ public final class AotCacheIT {
             assertEquals(200, recording.get("/api/v1/models", MASTER).statusCode());
             recording.terminate();
             assertEquals(0, recording.awaitExit(), recording.output());
-            Assumptions.assumeTrue(recording.output().contains("AOTCache creation is complete"),
+            Assumptions.assumeTrue(GatewayProcess.javaFeature(home) >= 25,
                     "bin/gateway makes an AOT cache only on a JDK 25 or newer");
         }
         List<Path> caches = aotFiles();
@@ -96,12 +101,100 @@ public final class AotCacheIT {
         try (GatewayProcess fromTheCache = GatewayProcess.start(home, environment)) {
             assertEquals(200, fromTheCache.get("/api/v1/models", MASTER).statusCode());
             assertTrue(fromTheCache.arguments().contains(RAISED_THRESHOLDS), fromTheCache.arguments().toString());
+            assertTrue(fromTheCache.arguments().contains("-XX:AOTCache=" + good), fromTheCache.arguments().toString());
             fromTheCache.terminate();
             assertEquals(0, fromTheCache.awaitExit(), fromTheCache.output());
-            assertFalse(fromTheCache.output().contains("AOTCache creation"), fromTheCache.output());
         }
         assertEquals(List.of(good), aotFiles());
         assertEquals(written, Files.getLastModifiedTime(good));
+    }
+
+    /**
+     * A first run records the cache and makes it at its stop without a word from the JVM (which
+     * otherwise lists the classes a cache cannot hold, where it wrote what, and the options it gave
+     * the JVM that makes the cache); the next start, from that cache, says nothing about it either.
+     */
+    @Test
+    void aFreshDistributionStartsAndStopsWithoutAWordAboutItsAotCache() throws Exception {
+        Assumptions.assumeTrue(GatewayProcess.javaFeature(home) >= 25, "an AOT cache needs a JDK 25 or newer");
+        try (GatewayProcess first = GatewayProcess.start(home, environment)) {
+            assertEquals(200, first.get("/api/v1/models", MASTER).statusCode());
+            first.terminate();
+            assertEquals(0, first.awaitExit(), first.output());
+            assertSaysNothingOfTheJvm(first);
+        }
+        List<Path> caches = aotFiles();
+        assertEquals(1, caches.size(), caches.toString());
+        try (GatewayProcess second = GatewayProcess.start(home, environment)) {
+            assertTrue(second.arguments().contains("-XX:AOTCache=" + caches.get(0)), second.arguments().toString());
+            assertEquals(200, second.get("/api/v1/models", MASTER).statusCode());
+            second.terminate();
+            assertEquals(0, second.awaitExit(), second.output());
+            assertSaysNothingOfTheJvm(second);
+        }
+        assertEquals(caches, aotFiles());
+    }
+
+    /**
+     * A cache holds the path of the folder that made it, and the JVM refuses it elsewhere with errors
+     * at every start. A distribution copied as it is (cache, database and file times included), as
+     * cp -a, tar or a move would, starts without a word, records a cache of its own in place of the
+     * one it came with, and then starts from that.
+     */
+    @Test
+    void aCopiedDistributionStartsQuietlyAndMakesACacheOfItsOwn() throws Exception {
+        Assumptions.assumeTrue(GatewayProcess.javaFeature(home) >= 25, "an AOT cache needs a JDK 25 or newer");
+        try (GatewayProcess recording = GatewayProcess.start(home, environment)) {
+            recording.terminate();
+            assertEquals(0, recording.awaitExit(), recording.output());
+        }
+        List<Path> original = aotFiles();
+        assertEquals(1, original.size(), original.toString());
+
+        Path copy = work.resolve("elsewhere/gateway");
+        copyAsItIs(home, copy);
+        try (GatewayProcess first = GatewayProcess.start(copy, environment)) {
+            assertEquals(200, first.get("/api/v1/models", MASTER).statusCode());
+            first.terminate();
+            assertEquals(0, first.awaitExit(), first.output());
+            assertSaysNothingOfTheJvm(first);
+        }
+        List<Path> own;
+        try (Stream<Path> files = Files.list(copy.resolve("lib"))) {
+            own = files.filter(file -> file.getFileName().toString().contains(".aot")).toList();
+        }
+        assertEquals(1, own.size(), own.toString());
+        assertNotEquals(original.get(0).getFileName(), own.get(0).getFileName());
+        try (GatewayProcess second = GatewayProcess.start(copy, environment)) {
+            assertTrue(second.arguments().contains("-XX:AOTCache=" + own.get(0)), second.arguments().toString());
+            assertEquals(200, second.get("/api/v1/models", MASTER).statusCode());
+            second.terminate();
+            assertEquals(0, second.awaitExit(), second.output());
+            assertSaysNothingOfTheJvm(second);
+        }
+    }
+
+    /** Nothing on stderr, and no line from the JVM's own logging or about its AOT cache on stdout. */
+    private static void assertSaysNothingOfTheJvm(GatewayProcess gateway) {
+        assertEquals("", gateway.errors(), gateway.output());
+        List<String> jvmLines = gateway.standardOutput().lines()
+                .filter(line -> JVM_NOTE.matcher(line).find())
+                .toList();
+        assertEquals(List.of(), jvmLines, gateway.output());
+    }
+
+    /** Every file and folder of {@code from} copied to {@code to} with its times, as cp -a does. */
+    private static void copyAsItIs(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path source : files.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
     }
 
     /** The JIT's thresholds go by the cache's training: without a cache, they stay the JDK's. */

@@ -86,6 +86,18 @@ final class GatewayProcess implements AutoCloseable {
         return home;
     }
 
+    /** The feature version (21, 25) of the JDK that {@code home}'s bin/gateway runs on, as its version command says. */
+    static int javaFeature(Path home) throws IOException, InterruptedException {
+        try (GatewayProcess version = run(home, Map.of(), "version")) {
+            version.awaitExit();
+            Matcher java = Pattern.compile("\\(Java (\\d+)").matcher(version.standardOutput());
+            if (!java.find()) {
+                throw new AssertionError("bin/gateway version names no Java:\n" + version.output());
+            }
+            return Integer.parseInt(java.group(1));
+        }
+    }
+
     /** Runs {@code bin/gateway args...} in {@code home} with {@code environment} added to a clean one. */
     static GatewayProcess run(Path home, Map<String, String> environment, String... args) throws IOException {
         return run(List.of(), home, environment, args);
