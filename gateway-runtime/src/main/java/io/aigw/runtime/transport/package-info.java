@@ -116,6 +116,20 @@
  * HTTP/1.1\r\nHost: x\r\n\r\n' | nc 127.0.0.1 8080} prints two answers. Retired, in part, when
  * Helidon ends a connection after {@code Connection: close} and times a request's headers and body.
  *
+ * <h2>7. The end of an upstream's connection read as the end of a body, or as a cut (not switchable)</h2>
+ * HTTP/1.1 lets a server end a body by closing its connection (neither a length nor chunks; RFC
+ * 9112, section 6.3), as Python's {@code http.server} and some proxies send a stream. Helidon's
+ * client reads such a body to the close and then throws {@code DataReader}'s unchecked
+ * {@code InsufficientDataAvailableException} instead of ending the stream; it throws the same when a
+ * close cuts a body short of its length or last chunk. Unchecked and Helidon's own, it escaped the
+ * relays, which read an upstream as plain {@code java.io}: the caller's stream was never ended.
+ * {@link io.aigw.runtime.transport.UpstreamBodyStream} makes the first the body's end ({@code -1})
+ * and the second an {@code EOFException}, and says which kind of body it reads, since only a
+ * stream's content can tell a close that ends it from one that cuts it. Not switchable: Helidon's
+ * path breaks the caller's answer. Shown by {@code UpstreamBodyStreamTest}. Retired when Helidon's
+ * client ends a body delimited by the close with {@code -1} and reports a cut body as an
+ * {@code IOException}.
+ *
  * <p>Gone with Helidon 4.5.0: a global {@code MapperManager} set at start (Helidon 4.4.0's registry
  * made a new manager for each header value converted; fixed upstream, and the request path no
  * longer converts header values through it). Not here: how many carrier threads run the virtual

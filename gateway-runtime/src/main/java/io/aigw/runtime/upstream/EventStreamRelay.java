@@ -41,11 +41,13 @@ final class EventStreamRelay {
     }
 
     /**
+     * @param endsByClose    whether the upstream's body ends with its connection
+     *                       ({@link io.aigw.runtime.transport.UpstreamBodyStream#endsByClose})
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
      *                       caller, and so is counted but not relayed
      */
-    CallOutcome relay(HttpClientResponse upstream, InputStream in, Provider provider, ServerResponse response,
-                      Deadlines.Deadline deadline, boolean hideUsageChunk, CallReport report) {
+    CallOutcome relay(HttpClientResponse upstream, InputStream in, boolean endsByClose, Provider provider,
+                      ServerResponse response, Deadlines.Deadline deadline, boolean hideUsageChunk, CallReport report) {
         response.status(Status.OK_200);
         response.header(HeaderNames.CONTENT_TYPE, RelayedHeaders.contentType(upstream, "text/event-stream"));
         response.header(HeaderValues.CACHE_NO_CACHE);
@@ -55,7 +57,7 @@ final class EventStreamRelay {
         report.answered(Status.OK_200.code(), System.nanoTime());
         report.streamed();
         metrics.streamStarted();
-        SseRelay relay = new SseRelay(in, out, hideUsageChunk);
+        SseRelay relay = new SseRelay(in, out, hideUsageChunk, endsByClose);
         try {
             relay.run();
             out.close();

@@ -9,6 +9,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -25,6 +26,7 @@ import java.util.Arrays;
 final class SseRelay {
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
     /** Past this much without an event boundary the bytes go out anyway: no stream is held back. */
     private static final int MAX_PENDING = 64 * 1024;
     /**
@@ -40,19 +42,25 @@ final class SseRelay {
     private final InputStream upstream;
     private final OutputStream caller;
     private final boolean hideUsageChunk;
+    private final boolean endsByClose;
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
     private long textBytes;
+    /** Whether the stream's own end, {@code data: [DONE]}, has been relayed. */
+    private boolean doneRelayed;
 
     /**
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
      *                       caller, and so is counted but not relayed
+     * @param endsByClose    whether the upstream's body ends with its connection, which then tells
+     *                       nothing of whether the stream is whole: only its {@code data: [DONE]} does
      */
-    SseRelay(InputStream upstream, OutputStream caller, boolean hideUsageChunk) {
+    SseRelay(InputStream upstream, OutputStream caller, boolean hideUsageChunk, boolean endsByClose) {
         this.upstream = upstream;
         this.caller = caller;
         this.hideUsageChunk = hideUsageChunk;
+        this.endsByClose = endsByClose;
     }
 
     /** The token usage the stream reported, or {@link TokenUsage#NONE}. */
@@ -71,7 +79,8 @@ final class SseRelay {
     /**
      * Relays until the upstream ends its stream.
      *
-     * @throws UpstreamBroke when reading the upstream fails; what was complete has been delivered
+     * @throws UpstreamBroke when reading the upstream fails, or a body that ends with its connection
+     *                       ends before {@code data: [DONE]}; what was complete has been delivered
      * @throws CallerGone    when writing to the caller fails
      */
     void run() {
@@ -88,6 +97,10 @@ final class SseRelay {
                 throw new UpstreamBroke(e);
             }
             if (n < 0) {
+                if (endsByClose && !doneRelayed) {
+                    // An upstream that stopped short closes its connection just as one that finished.
+                    throw new UpstreamBroke(new EOFException("The upstream closed the stream before data: [DONE]"));
+                }
                 if (pendingLength > 0) {
                     writeCounted(0, pendingLength);
                     pendingLength = 0;
@@ -118,6 +131,7 @@ final class SseRelay {
                 kept = eventEnd;
             } else {
                 textBytes += TextEstimate.textBytes(pending, eventStart, eventEnd);
+                doneRelayed |= endsByClose && isDone(eventStart, eventEnd);
             }
             eventStart = eventEnd;
         }
@@ -145,6 +159,18 @@ final class SseRelay {
         ReportedUsage.inChunk(chunk).ifPresent(reported -> usage = reported);
         return !(hideUsageChunk && chunk instanceof JsonObject object
                 && object.get("choices") instanceof JsonArray choices && choices.isEmpty());
+    }
+
+    /** Whether the event is {@code data: [DONE]}, with or without the space. */
+    private boolean isDone(int from, int to) {
+        int at = from + DATA.length;
+        if (to - from < DATA.length + DONE.length || indexOf(DATA, from, at) != from) {
+            return false;
+        }
+        if (pending[at] == ' ') {
+            at++;
+        }
+        return indexOf(DONE, at, Math.min(to, at + DONE.length)) == at;
     }
 
     /** Whether the event holds {@code "usage"} followed by an object (all other chunks say {@code "usage":null}). */

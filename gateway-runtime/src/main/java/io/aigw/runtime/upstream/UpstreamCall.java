@@ -7,6 +7,7 @@ import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.transport.UpstreamBodyStream;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
 import io.helidon.webclient.api.HttpClientResponse;
@@ -91,7 +92,8 @@ final class UpstreamCall {
             long headersAt = System.nanoTime();
             deadline.progress(timeouts.idle().toNanos());
             try (upstream) {
-                InputStream in = new ProgressInputStream(upstream.inputStream(), deadline);
+                UpstreamBodyStream answer = UpstreamBodyStream.of(upstream);
+                InputStream in = new ProgressInputStream(answer, deadline);
                 UpstreamStatus status = UpstreamStatus.of(upstream.status().code());
                 if (status != UpstreamStatus.SUCCESS) {
                     return refused(upstream, in, status, provider, deadline, report, started);
@@ -104,8 +106,8 @@ final class UpstreamCall {
                     return new FailedBeforeFirstByte(Failure.notAnEventStream(provider,
                             RelayedHeaders.contentType(upstream, "")));
                 }
-                return streams.relay(upstream, in, provider, caller.response(), deadline, request.addsUsage(route),
-                        report);
+                return streams.relay(upstream, in, answer.endsByClose(), provider, caller.response(), deadline,
+                        request.addsUsage(route), report);
             }
         }
     }

@@ -73,6 +73,53 @@ public final class RawCaller {
         return new Answer(Integer.parseInt(statusLine.split(" ")[1]), headers, body.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Reads one chunked answer as a strict client does: fails unless every chunk is whole and the
+     * answer ends with its last chunk and blank line ({@code 0\r\n\r\n}), as curl and Python's
+     * {@code http.client} require of a stream they take for complete.
+     */
+    public static Answer readChunkedToItsEnd(InputStream in) throws IOException {
+        String statusLine = strictLine(in);
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (String header = strictLine(in); !header.isEmpty(); header = strictLine(in)) {
+            int colon = header.indexOf(':');
+            headers.put(header.substring(0, colon).strip().toLowerCase(Locale.ROOT), header.substring(colon + 1).strip());
+        }
+        if (!"chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+            throw new AssertionError("not a chunked answer: " + statusLine + " " + headers);
+        }
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (int size = Integer.parseInt(strictLine(in), 16); size > 0; size = Integer.parseInt(strictLine(in), 16)) {
+            byte[] chunk = in.readNBytes(size);
+            body.write(chunk);
+            if (chunk.length < size || !strictLine(in).isEmpty()) {
+                throw new AssertionError("a chunk broke off after: " + body.toString(StandardCharsets.UTF_8));
+            }
+        }
+        if (!strictLine(in).isEmpty()) {
+            throw new AssertionError("the last chunk is not followed by a blank line");
+        }
+        return new Answer(Integer.parseInt(statusLine.split(" ")[1]), headers, body.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A line ended by CRLF; fails when the connection ends first. */
+    private static String strictLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int previous = -1;
+        for (int b = in.read(); ; b = in.read()) {
+            if (b < 0) {
+                throw new EOFException("the connection ended inside a line, the answer unfinished: "
+                        + line.toString(StandardCharsets.US_ASCII));
+            }
+            if (b == '\n' && previous == '\r') {
+                byte[] bytes = line.toByteArray();
+                return new String(bytes, 0, bytes.length - 1, StandardCharsets.US_ASCII);
+            }
+            line.write(b);
+            previous = b;
+        }
+    }
+
     private static String line(InputStream in) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         for (int b = in.read(); b >= 0 && b != '\n'; b = in.read()) {

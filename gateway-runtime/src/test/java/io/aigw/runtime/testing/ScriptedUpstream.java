@@ -121,6 +121,17 @@ public final class ScriptedUpstream implements AutoCloseable {
         }
 
         /**
+         * Sends the status line and headers of an answer with neither a length nor chunks, whose body
+         * ends when the connection closes (RFC 9112, section 6.3), as Python's {@code http.server}
+         * and some proxies send a stream: {@link #write} its bytes, then {@link #close}.
+         */
+        public void startUnframed(int status, String contentType) throws IOException {
+            out.write(("HTTP/1.1 " + status + " OK\r\nContent-Type: " + contentType + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
+
+        /**
          * Sends the status line and headers of an answer of {@code contentLength} bytes, after which
          * the connection closes: this upstream takes one request per connection.
          */
