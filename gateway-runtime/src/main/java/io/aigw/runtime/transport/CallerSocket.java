@@ -9,13 +9,14 @@ import java.time.Duration;
 /**
  * A caller's HTTP/1.1 socket read with deadlines ({@link CallerTimeouts}) and ended as RFC 9112
  * says: each read the connection makes waits at most as long as the request's phase allows (a new
- * connection's first request, the headers, the body, the wait between requests), after which
- * {@link DeadlineSweeper} closes the socket; after an answer that says {@code Connection: close}
- * the connection reads nothing more, so that it ends; a body slower than its pace ({@link BodyPace})
- * fails its read with {@link CallerTooSlow}, for its reader to answer 408; after an error answer
- * that may have left part of a request unread, what the caller still sends is read and dropped for
- * a while before the socket closes (a lingering close), so that the caller gets the answer rather
- * than a reset.
+ * connection's first request, the headers, the body, the wait between requests), and each write
+ * of an answer waits at most {@code gateway.timeouts.caller-send} for the caller to take it
+ * ({@link SendTimedWriter}), after which {@link DeadlineSweeper} closes the socket; after an answer
+ * that says {@code Connection: close} the connection reads nothing more, so that it ends; a body
+ * slower than its pace ({@link BodyPace}) fails its read with {@link CallerTooSlow}, for its reader
+ * to answer 408; after an error answer that may have left part of a request unread, what the
+ * caller still sends is read and dropped for a while before the socket closes (a lingering close),
+ * so that the caller gets the answer rather than a reset.
  *
  * <p>The phases follow Helidon's own parsing, told by {@link CallerEvents}. A connection that turns
  * to HTTP/2 (its preface, or an {@code Upgrade}) is read without deadlines: its reads wait for
@@ -54,6 +55,8 @@ final class CallerSocket extends ForwardingSocket {
     private volatile long deadline;
     /** The phase of the read in flight, for the log line of a read that ran out of time. */
     private volatile Phase readPhase;
+    /** When the write in flight must have been taken by the caller, or 0 when none is in flight. */
+    private volatile long writeDeadline;
 
     private enum Phase {
         /** A new connection, before its first request's first byte. */
@@ -151,8 +154,37 @@ final class CallerSocket extends ForwardingSocket {
 
 
 
-    /** Called by the sweeper: closes the socket if the read in flight is overdue. */
+    /**
+     * A write to the caller begins: unless the caller takes it within {@code gateway.timeouts.caller-send},
+     * the sweeper closes the socket, which fails the write. Not for HTTP/2, whose streams share the
+     * connection's writes.
+     */
+    void writing() {
+        if (phase != Phase.UNTIMED) {
+            writeDeadline = System.nanoTime() + timeouts.send().toNanos();
+        }
+    }
+
+    /** The write in flight returned. */
+    void written() {
+        writeDeadline = 0;
+    }
+
+    /** Called by the sweeper: closes the socket if the read or the write in flight is overdue. */
     void closeIfOverdue(long now) {
+        long writeDue = writeDeadline;
+        if (writeDue != 0 && now - writeDue > 0) {
+            writeDeadline = 0;
+            try {
+                LOG.log(Level.INFO, "Closed the connection of " + socket.remotePeer().address()
+                        + ": the caller took nothing of its answer for " + timeouts.send()
+                        + " (gateway.timeouts.caller-send)");
+            } catch (RuntimeException e) {
+                // The caller's address is gone with its socket: the close below is what matters.
+            }
+            closeQuietly();
+            return;
+        }
         long due = deadline;
         if (due != 0 && now - due > 0) {
             deadline = 0;
@@ -169,11 +201,15 @@ final class CallerSocket extends ForwardingSocket {
                     // The caller's address is gone with its socket: the close below is what matters.
                 }
             }
-            try {
-                socket.close();
-            } catch (RuntimeException e) {
-                // Closed already, by the connection's own end.
-            }
+            closeQuietly();
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            socket.close();
+        } catch (RuntimeException e) {
+            // Closed already, by the connection's own end.
         }
     }
 

@@ -11,8 +11,9 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 
 /**
- * A selector as Helidon's, whose connections read their caller through a {@link CallerSocket}: with
- * deadlines, ending after an answer that closes the connection, lingering after an error.
+ * A selector as Helidon's, whose connections read and write their caller through a
+ * {@link CallerSocket}: with deadlines, ending after an answer that closes the connection,
+ * lingering after an error.
  */
 final class GuardedSelector extends ForwardingSelector {
     private final CallerTimeouts timeouts;
@@ -40,7 +41,7 @@ final class GuardedSelector extends ForwardingSelector {
             super(connection);
             this.socket = socket;
             this.reader = DataReader.create(() -> read(socket));
-            this.writer = new Http10Writer(connection.dataWriter());
+            this.writer = new Http10Writer(new SendTimedWriter(connection.dataWriter(), socket));
         }
 
         @Override

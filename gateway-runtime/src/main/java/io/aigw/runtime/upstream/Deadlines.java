@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,11 +17,17 @@ import java.util.concurrent.locks.LockSupport;
  * the virtual thread waiting on the upstream, which closes that socket and ends the wait. A caller
  * who leaves ends the wait the same way, at once ({@link Deadline#callerLeft()}).
  *
+ * <p>Only waits on the upstream are timed as its silence: while the call writes to its caller (a
+ * slow reader holds that write up), the upstream is not silent, and an interrupt then would close
+ * the caller's socket instead. How long a caller may hold a write is the transport's to bound
+ * ({@code gateway.timeouts.caller-send}). A total timeout that passes during such a write ends the
+ * call at its next wait on the upstream, which then fails at once.
+ *
  * <p>The watcher looks at every open deadline once per tick rather than keeping a timer per call:
  * with a timer queue, each call that found the queue empty (every call, at one connection) woke
- * the timer thread to re-arm it, a context switch per request on a gateway's busiest path. Progress
- * costs one volatile write. A deadline passes at most one tick late; with nothing to watch for a
- * few ticks the watcher sleeps until the next call starts.
+ * the timer thread to re-arm it, a context switch per request on a gateway's busiest path. A read
+ * of an upstream costs an uncontended lock and a few volatile writes. A deadline passes at most one
+ * tick late; with nothing to watch for a few ticks the watcher sleeps until the next call starts.
  */
 final class Deadlines implements AutoCloseable {
     private static final int IDLE_TICKS_BEFORE_SLEEP = 10;
@@ -105,6 +112,8 @@ final class Deadlines implements AutoCloseable {
         private final long endsAt;
         private volatile long limitNanos;
         private volatile long lastProgress;
+        /** Whether the call waits on the upstream (its headers, a read of its body); from the start. */
+        private volatile boolean waiting = true;
         private volatile Runnable whenSlow;
         /** Read and written by the watcher only. */
         private boolean slowTold;
@@ -127,15 +136,33 @@ final class Deadlines implements AutoCloseable {
             whenSlow = action;
         }
 
-        /** Records progress and sets how long each wait may take from now on. */
+        /**
+         * Records progress and sets how long each wait may take from now on; the call waits on the
+         * upstream no longer, until {@link #waitsOnUpstream()}.
+         */
         void progress(long nextLimitNanos) {
-            lastProgress = System.nanoTime();
             limitNanos = nextLimitNanos;
+            lastProgress = System.nanoTime();
+            waiting = false;
         }
 
-        /** Records progress under the current limit. */
+        /** Records progress under the current limit; the call waits on the upstream no longer. */
         void progress() {
             lastProgress = System.nanoTime();
+            waiting = false;
+        }
+
+        /**
+         * The call is about to wait on the upstream: its silence is timed from now.
+         *
+         * @throws InterruptedIOException when the deadline passed while the call did something else
+         */
+        synchronized void waitsOnUpstream() throws InterruptedIOException {
+            if (reason != null) {
+                throw new InterruptedIOException("The upstream call's deadline passed: " + reason);
+            }
+            lastProgress = System.nanoTime();
+            waiting = true;
         }
 
         synchronized boolean expired() {
@@ -155,18 +182,32 @@ final class Deadlines implements AutoCloseable {
         private void expireIfPassed(long now) {
             if (now - endsAt >= 0) {
                 expire(Reason.OUT_OF_TIME);
-            } else if (now - lastProgress >= limitNanos) {
-                expire(Reason.SILENT);
+            } else if (waiting && now - lastProgress >= limitNanos) {
+                expireIfSilent(now);
             } else if (!slowTold && now - started >= tickNanos && whenSlow != null) {
                 slowTold = true;
                 whenSlow.run();
             }
         }
 
+        /** Looked at again under the lock: the wait seen as silent may have ended and another begun. */
+        private synchronized void expireIfSilent(long now) {
+            if (waiting && now - lastProgress >= limitNanos) {
+                expire(Reason.SILENT);
+            }
+        }
+
+        /**
+         * Ends the call. The waiter is interrupted only while it waits on the upstream, or for a
+         * caller who left (whose socket the interrupt may close: it is gone); otherwise its next
+         * wait on the upstream fails ({@link #waitsOnUpstream()}).
+         */
         private synchronized void expire(Reason why) {
             if (!closed && reason == null) {
                 reason = why;
-                waiter.interrupt();
+                if (waiting || why == Reason.CALLER_LEFT) {
+                    waiter.interrupt();
+                }
             }
         }
 

@@ -14,6 +14,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -75,7 +76,7 @@ final class EventStreamRelay {
             // upstream stops generating for a caller who is gone.
             LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
             return new CallerLeft();
-        } catch (IOException e) {
+        } catch (IOException | ServerConnectionException e) {
             LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
             return new Answered(Status.OK_200.code());
         } finally {
@@ -89,7 +90,7 @@ final class EventStreamRelay {
         try {
             relay.emit(event);
             out.close();
-        } catch (CallerGone | UncheckedIOException | IOException e) {
+        } catch (CallerGone | UncheckedIOException | IOException | ServerConnectionException e) {
             LOG.log(Level.DEBUG, "Caller left before the error event of a broken stream");
         }
     }

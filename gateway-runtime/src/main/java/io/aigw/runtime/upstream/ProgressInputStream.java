@@ -4,7 +4,11 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
-/** Reports every successful read of an upstream body to its deadline, which then allows another idle period. */
+/**
+ * Tells an upstream body's deadline when each read waits on the upstream and when it got bytes, so
+ * that the idle timeout measures the upstream's silence only, never the time spent writing to the
+ * caller between two reads.
+ */
 final class ProgressInputStream extends FilterInputStream {
     private final Deadlines.Deadline deadline;
 
@@ -15,6 +19,7 @@ final class ProgressInputStream extends FilterInputStream {
 
     @Override
     public int read() throws IOException {
+        deadline.waitsOnUpstream();
         int b = super.read();
         deadline.progress();
         return b;
@@ -22,6 +27,7 @@ final class ProgressInputStream extends FilterInputStream {
 
     @Override
     public int read(byte[] buffer, int offset, int length) throws IOException {
+        deadline.waitsOnUpstream();
         int n = super.read(buffer, offset, length);
         deadline.progress();
         return n;

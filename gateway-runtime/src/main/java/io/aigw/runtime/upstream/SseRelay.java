@@ -3,6 +3,7 @@ package io.aigw.runtime.upstream;
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.observe.TextEstimate;
 import io.aigw.runtime.observe.TokenUsage;
+import io.helidon.webserver.ServerConnectionException;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -243,7 +244,8 @@ final class SseRelay {
         }
         try {
             caller.write(bytes, offset, length);
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException | ServerConnectionException e) {
+            // Helidon reports a write to a connection that closed as a ServerConnectionException, unchecked.
             throw new CallerGone(e);
         }
     }
@@ -251,7 +253,7 @@ final class SseRelay {
     private void flush() {
         try {
             caller.flush();
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException | ServerConnectionException e) {
             throw new CallerGone(e);
         }
     }

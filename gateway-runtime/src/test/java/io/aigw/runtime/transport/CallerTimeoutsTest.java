@@ -3,9 +3,11 @@ package io.aigw.runtime.transport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.testing.RawCaller;
 import io.aigw.runtime.testing.RawCaller.Answer;
 import io.aigw.runtime.testing.TestGateway;
+import io.helidon.config.Config;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -127,6 +129,13 @@ final class CallerTimeoutsTest {
             assertEquals(200, answer.status(), answer.body());
             assertEquals(ANSWER, answer.body());
         }
+    }
+
+    @Test
+    void theSendTimeoutIsNginxsMinuteUnlessSet() {
+        assertEquals(Duration.ofSeconds(60), CallerTimeouts.from(new Settings(Config.empty(), Map.of())).send());
+        assertEquals(Duration.ofSeconds(5), CallerTimeouts.from(new Settings(Config.empty(),
+                Map.of("GATEWAY_TIMEOUTS_CALLER_SEND", "5s"))).send());
     }
 
     private static String post(int length) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -40,9 +41,14 @@ class DeadlinesTest {
     void theCallsEndPassesWhateverItsProgress() {
         Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30),
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100));
+        // Another thread says the call keeps waiting on an upstream that keeps sending, as reads do.
         Thread progress = Thread.ofVirtual().start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                deadline.progress();
+                try {
+                    deadline.waitsOnUpstream();
+                } catch (InterruptedIOException e) {
+                    return;
+                }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
             }
         });
@@ -51,6 +57,39 @@ class DeadlinesTest {
             assertEquals(Deadlines.Reason.OUT_OF_TIME, deadline.reason());
         } finally {
             progress.interrupt();
+            deadline.close();
+        }
+    }
+
+    @Test
+    void timeSpentOutsideAWaitOnTheUpstreamIsNotItsSilence() throws Exception {
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.MILLISECONDS.toNanos(50), NEVER);
+        try {
+            // The headers came; the call writes to a slow caller for four idle timeouts.
+            deadline.progress(TimeUnit.MILLISECONDS.toNanos(50));
+            Thread.sleep(200);
+            assertFalse(deadline.expired());
+
+            deadline.waitsOnUpstream();
+            assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
+            assertEquals(Deadlines.Reason.SILENT, deadline.reason());
+        } finally {
+            deadline.close();
+        }
+        assertFalse(Thread.currentThread().isInterrupted());
+    }
+
+    @Test
+    void theCallsEndPassingOutsideAWaitFailsItsNextWaitWithoutAnInterrupt() throws Exception {
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
+        try {
+            deadline.progress();
+            Thread.sleep(200);
+            assertEquals(Deadlines.Reason.OUT_OF_TIME, deadline.reason());
+
+            assertThrows(InterruptedIOException.class, deadline::waitsOnUpstream);
+        } finally {
             deadline.close();
         }
     }
