@@ -71,6 +71,21 @@ final class StreamEndedByCloseTest {
     }
 
     @Test
+    void anHttp10StreamAsPythonsHttpServerSendsItEndsWholeAtTheClose() throws Exception {
+        try (Socket caller = caller()) {
+            Exchange exchange = front.upstream().take(WAIT);
+            exchange.write("HTTP/1.0 200 OK\r\nServer: BaseHTTP/0.6 Python/3.12\r\nContent-Type: text/event-stream\r\n\r\n");
+            exchange.write(FIRST + SECOND + USAGE + DONE);
+            exchange.close();
+
+            RawCaller.Answer answer = RawCaller.readChunkedToItsEnd(caller.getInputStream());
+            assertEquals(200, answer.status());
+            assertEquals(FIRST + SECOND + USAGE + DONE, answer.body());
+            assertEquals(List.of("200 13"), CallRecords.usageRecords(front.gateway(), 1));
+        }
+    }
+
+    @Test
     void aStreamClosedInsideAnEventEndsWithAnErrorEventAndIsRecorded502WithAnEstimatedCost() throws Exception {
         try (Socket caller = caller()) {
             Exchange exchange = front.upstream().take(WAIT);
