@@ -87,13 +87,15 @@ final class StreamEndedByCloseTest {
 
     @Test
     void aStreamClosedInsideAnEventEndsWithAnErrorEventAndIsRecorded502WithAnEstimatedCost() throws Exception {
-        try (Socket caller = caller()) {
+        try (LogRecords logs = LogRecords.capture(); Socket caller = caller()) {
             Exchange exchange = front.upstream().take(WAIT);
             exchange.startUnframed(200, "text/event-stream");
             exchange.write(FIRST + SECOND.substring(0, 40));
             exchange.close();
 
             assertCut(caller, FIRST);
+            assertEquals(List.of(), logs.records().stream().filter(record -> record.getThrown() != null)
+                    .map(record -> record.getMessage()).toList(), "no stack trace logged");
         }
     }
 
