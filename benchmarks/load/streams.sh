@@ -8,7 +8,7 @@
 #   HOLD_S (30)      with http1, how long wrk keeps its streams open
 #   ABORTS (1000)    streams cut by the caller after 200 ms (over CALLERS' protocol)
 # The gateway's heap and request limit come from the environment as usual: the shipped settings
-# hold about 6 300 at once (README, "Sizing"); 10 000 need about 540 MB of heap, e.g.
+# hold about 6 300 at once (docs/operations.md, "Sizing"); 10 000 need about 540 MB of heap, e.g.
 # GATEWAY_JAVA_OPTS with bin/gateway's options and -Xmx768m (its request limit follows). Loopback only; every loop is bounded; it stops what it started.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
