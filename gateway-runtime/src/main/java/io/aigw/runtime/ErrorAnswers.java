@@ -3,6 +3,7 @@ package io.aigw.runtime;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.store.StoreUnavailableException;
+import io.aigw.runtime.text.LogText;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpException;
 import io.helidon.http.Status;
@@ -32,13 +33,13 @@ final class ErrorAnswers {
                 // The limits keep the heap from running out; should it still, the caller is told to
                 // retry, and the operator gets one line, not a stack trace.
                 .error(OutOfMemoryError.class, (request, response, e) -> {
-                    LOG.log(Level.ERROR, "Out of heap answering " + request.prologue().uriPath().path()
+                    LOG.log(Level.ERROR, "Out of heap answering " + LogText.escaped(request.prologue().uriPath().path())
                             + ": give the gateway more heap or lower its limits (README, \"Sizing\")");
                     response.header(HeaderNames.RETRY_AFTER, "1");
                     ApiError.outOfMemory().send(response);
                 })
                 .error(Exception.class, (request, response, e) -> {
-                    LOG.log(Level.ERROR, "Unexpected failure answering " + request.prologue().uriPath().path(), e);
+                    LOG.log(Level.ERROR, "Unexpected failure answering " + LogText.escaped(request.prologue().uriPath().path()), e);
                     new ApiError(Status.INTERNAL_SERVER_ERROR_500, "The gateway failed unexpectedly; this is a bug,"
                             + " and the gateway's log has the details.", "server_error", null, null).send(response);
                 });

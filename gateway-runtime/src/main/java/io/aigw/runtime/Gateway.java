@@ -25,6 +25,7 @@ import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.PluginWatcherCheck;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.observe.UsageDrops;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.FolderWatcher;
 import io.aigw.runtime.plugin.PluginCalls;
@@ -167,10 +168,11 @@ public final class Gateway implements AutoCloseable {
         StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
         GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, plugins.routing().publicModelIds());
         // Records wait out a database outage in the queue; only what overflows it is lost.
+        UsageDrops usageDrops = new UsageDrops(metrics);
         BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),
-                Duration.ofMillis(20), store::recordUsage,
+                Duration.ofMillis(20), records -> usageDrops.refused(store.recordUsage(records)),
                 new BatchWriter.Retry(config.database().checkInterval(), StoreUnavailableException.class::isInstance),
-                metrics::usageRecordsDropped);
+                usageDrops);
         Optional<AccessLog> accessLog = accessLog(config.accessLog());
 
         GatewayConfig.Upstream upstream = config.upstream();

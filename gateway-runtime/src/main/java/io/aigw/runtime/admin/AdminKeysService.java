@@ -30,7 +30,7 @@ public final class AdminKeysService implements HttpService {
     private static final String PATCH_EXAMPLE = "{\"rpm\": 60, \"models\": [\"openai/*\"], \"budget_usd\": 20,"
             + " \"budget_period\": \"month\"}";
     private static final String NAME_RULE = "'name' must be a non-empty string of at most " + KeyIssuer.MAX_NAME
-            + " characters, without control characters.";
+            + " characters, without control or bidirectional formatting characters.";
     private static final String ADMIN_RULE = "'admin' must be true or false.";
 
     private final GatewayStore store;

@@ -4,6 +4,7 @@ import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoredKey;
+import io.aigw.runtime.text.Identifiers;
 
 /**
  * Makes workspace keys: a random key shown once, its hash stored. Shared by the admin API and the
@@ -25,13 +26,13 @@ public final class KeyIssuer {
 
     /**
      * Whether {@code name} (already stripped) may name a key: not empty, at most {@link #MAX_NAME}
-     * characters, no control characters (a NUL cannot be stored in PostgreSQL at all, a line break
-     * would split a row of {@code gateway keys list}) and no unpaired surrogate (not encodable in UTF-8).
+     * characters, none that {@link Identifiers} refuses (a NUL cannot be stored in PostgreSQL at all, a
+     * line break would split a row of {@code gateway keys list}, a bidirectional override would
+     * reorder a report's row).
      */
     public static boolean isValidName(String name) {
         return !name.isEmpty() && name.codePointCount(0, name.length()) <= MAX_NAME
-                && name.codePoints().noneMatch(c -> Character.isISOControl(c)
-                        || Character.getType(c) == Character.SURROGATE);
+                && Identifiers.hasOnlyShowableCharacters(name);
     }
 
     /**

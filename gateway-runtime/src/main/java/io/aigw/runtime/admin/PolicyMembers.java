@@ -5,6 +5,7 @@ import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.store.BudgetPeriod;
 import io.aigw.runtime.store.KeyPolicy;
+import io.aigw.runtime.text.Identifiers;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonString;
@@ -33,7 +34,7 @@ public final class PolicyMembers {
     static final BigDecimal MAX_BUDGET = BigDecimal.valueOf(1_000_000);
 
     static final String MODELS_RULE = "'models' must be a non-empty array of model ids or patterns ('openai/*'),"
-            + " each at most " + MAX_PATTERN + " characters without control characters; null allows every model.";
+            + " each at most " + MAX_PATTERN + " characters without control or bidirectional formatting characters; null allows every model.";
     static final String EXPIRES_RULE = "'expires_at' must be a time in unix seconds, or null for a key that"
             + " does not expire.";
     static final String RPM_RULE = "'rpm' must be a whole number of requests a minute from 1 to " + MAX_LIMIT
@@ -133,8 +134,7 @@ public final class PolicyMembers {
         }
         String pattern = text.getString();
         return !pattern.isEmpty() && pattern.length() <= MAX_PATTERN
-                && pattern.codePoints().noneMatch(c -> Character.isISOControl(c)
-                        || Character.getType(c) == Character.SURROGATE);
+                && Identifiers.hasOnlyShowableCharacters(pattern);
     }
 
     private static Optional<Instant> expiry(Long seconds) {

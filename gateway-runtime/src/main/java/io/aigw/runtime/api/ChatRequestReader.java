@@ -3,6 +3,7 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.api.BodySplice.Member;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.text.Identifiers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -103,6 +104,10 @@ final class ChatRequestReader {
         String model = json.readString();
         if (model.isBlank()) {
             throw invalid("model", "'model' must not be empty.");
+        }
+        if (!Identifiers.hasOnlyShowableCharacters(model)) {
+            // It would reach the usage records, where PostgreSQL refuses a NUL, and the logs.
+            throw invalid("model", "'model' must not hold control or bidirectional formatting characters.");
         }
         return model;
     }

@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -45,7 +44,7 @@ public final class BatchWriter<T> implements AutoCloseable {
     private final long lingerNanos;
     private final int capacity;
     private final Retry retry;
-    private final LongConsumer onDropped;
+    private final Drops onDropped;
     private final Queue<T> queue = new ConcurrentLinkedQueue<>();
     /**
      * Items offered and not yet written or dropped, a batch in the writer's hands included: the
@@ -78,16 +77,16 @@ public final class BatchWriter<T> implements AutoCloseable {
      * @param sink     writes one batch; an exception drops that batch, with a warning
      */
     public BatchWriter(String name, int capacity, Duration linger, Consumer<List<T>> sink) {
-        this(name, capacity, linger, sink, Retry.NEVER, count -> { });
+        this(name, capacity, linger, sink, Retry.NEVER, (reason, count) -> { });
     }
 
     /**
      * @param sink      writes one batch; an exception that {@code retry} names keeps the batch for
      *                  another try, any other drops it
-     * @param onDropped told how many items were just dropped, for a metric
+     * @param onDropped told how many items were just dropped and why, for a metric
      */
     public BatchWriter(String name, int capacity, Duration linger, Consumer<List<T>> sink, Retry retry,
-                       LongConsumer onDropped) {
+                       Drops onDropped) {
         this.name = name;
         this.sink = sink;
         this.lingerNanos = linger.toNanos();
@@ -109,6 +108,22 @@ public final class BatchWriter<T> implements AutoCloseable {
         public static final Retry NEVER = new Retry(Duration.ZERO, failure -> false);
     }
 
+    /** Why items were dropped. */
+    public enum DropReason {
+        /** The queue was full. */
+        QUEUE_FULL,
+        /** The sink failed with a failure its {@link Retry} names, on the last try: at close. */
+        SINK_UNAVAILABLE,
+        /** The sink failed otherwise. */
+        SINK_FAILED
+    }
+
+    /** Told of each drop, for a metric. */
+    @FunctionalInterface
+    public interface Drops {
+        void dropped(DropReason reason, long count);
+    }
+
     /** Queues an item; never blocks. */
     public void offer(T item) {
         if (queued.incrementAndGet() > capacity) {
@@ -118,7 +133,7 @@ public final class BatchWriter<T> implements AutoCloseable {
                         + " and counted, until it has room again.");
             }
             droppedWhileFull.incrementAndGet();
-            drop(1);
+            drop(DropReason.QUEUE_FULL, 1);
             return;
         }
         queue.add(item);
@@ -161,9 +176,9 @@ public final class BatchWriter<T> implements AutoCloseable {
         return dropped.get();
     }
 
-    private void drop(long count) {
+    private void drop(DropReason reason, long count) {
         dropped.addAndGet(count);
-        onDropped.accept(count);
+        onDropped.dropped(reason, count);
     }
 
     private void writeUntilClosed() {
@@ -226,7 +241,8 @@ public final class BatchWriter<T> implements AutoCloseable {
                 failingSince = 0;
             }
         } catch (RuntimeException e) {
-            if (!last && retry.when().test(e)) {
+            boolean passing = retry.when().test(e);
+            if (!last && passing) {
                 if (failingSince == 0) {
                     failingSince = System.nanoTime();
                     LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + "; they wait in memory"
@@ -235,12 +251,12 @@ public final class BatchWriter<T> implements AutoCloseable {
                 }
                 return;
             }
-            drop(batch.size());
+            drop(passing ? DropReason.SINK_UNAVAILABLE : DropReason.SINK_FAILED, batch.size());
             LOG.log(Level.WARNING, "Could not write " + batch.size() + " " + name + ", dropped: " + e.getMessage());
         } catch (Error e) {
             // Thrown on, it would end the writer and leave every later item queued, unwritten and
             // uncounted. A driver's failed assertion under -ea was one (pgjdbc before 42.7.12, issue 1458).
-            drop(batch.size());
+            drop(DropReason.SINK_FAILED, batch.size());
             LOG.log(Level.ERROR, "Could not write " + batch.size() + " " + name + ", dropped", e);
         }
         handOver.lock();

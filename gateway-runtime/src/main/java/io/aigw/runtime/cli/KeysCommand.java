@@ -82,7 +82,7 @@ public final class KeysCommand {
         }
         if (name.isEmpty() || !KeyIssuer.isValidName(name.get())) {
             return usage("create takes --name <name> [--admin]: a name not empty, at most " + KeyIssuer.MAX_NAME
-                    + " characters, without control characters");
+                    + " characters, without control or bidirectional formatting characters");
         }
         KeyIssuer.IssuedKey issued = new KeyIssuer(store).issue(name.get(), admin, policies.applyTo(KeyPolicy.NONE));
         err.println("Created key " + issued.stored().id() + " (" + name.get() + "). It is shown only now:");

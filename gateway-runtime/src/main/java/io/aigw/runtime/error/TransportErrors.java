@@ -1,5 +1,6 @@
 package io.aigw.runtime.error;
 
+import io.aigw.runtime.text.LogText;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.ServerResponseHeaders;
@@ -41,7 +42,7 @@ public final class TransportErrors implements DirectHandler {
         ApiError error = ApiError.fromHttp(answered);
         String shown = message == null || message.isBlank() || message.equals(UNSAFE) || answered != status
                 ? error.message() : "The request was refused: " + truncate(message.strip());
-        LOG.log(Level.INFO, "Refused a request (" + answered.code() + "): " + shown + describe(request));
+        LOG.log(Level.INFO, "Refused a request (" + answered.code() + "): " + LogText.escaped(shown) + describe(request));
         return TransportResponse.builder()
                 .status(answered)
                 .headers(headers)
@@ -66,11 +67,8 @@ public final class TransportErrors implements DirectHandler {
         }
         String line = request.method() + " " + request.path();
         StringBuilder shown = new StringBuilder(" [");
-        for (int i = 0; i < Math.min(line.length(), MAX_LOGGED); i++) {
-            char c = line.charAt(i);
-            // A log line stays one line, whatever the caller sent.
-            shown.append(c < 0x20 || c == 0x7f ? '?' : c);
-        }
+        // A log line stays one line, and reads as written, whatever the caller sent.
+        LogText.appendEscaped(shown, line, 0, Math.min(line.length(), MAX_LOGGED));
         return shown.append(line.length() > MAX_LOGGED ? "...]" : "]").toString();
     }
 

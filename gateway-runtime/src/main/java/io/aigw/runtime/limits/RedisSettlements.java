@@ -50,7 +50,7 @@ final class RedisSettlements implements AutoCloseable {
         this.adjust = adjust;
         this.metrics = metrics;
         this.writer = new BatchWriter<>("rate-limit adjustments", CAPACITY, LINGER, this::send,
-                BatchWriter.Retry.NEVER, this::dropped);
+                BatchWriter.Retry.NEVER, (reason, count) -> dropped(count));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.aigw.runtime.observe;
 
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.pricing.Cost;
+import io.aigw.runtime.text.LogText;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -95,7 +96,7 @@ public final class AccessLog implements AutoCloseable {
             line.append('"').append(name).append("\":\"");
             int end = shownLength(value);
             int clean = 0;
-            while (clean < end && !needsEscape(value.charAt(clean))) {
+            while (clean < end && !needsEscape(value, clean, end)) {
                 clean++;
             }
             // Ids, names and paths seldom hold anything to escape: their clean start goes in with one
@@ -107,8 +108,8 @@ public final class AccessLog implements AutoCloseable {
                     case '"' -> line.append("\\\"");
                     case '\\' -> line.append("\\\\");
                     default -> {
-                        if (c < 0x20) {
-                            line.append(String.format("\\u%04x", (int) c));
+                        if (LogText.mustEscape(value, i, end)) {
+                            LogText.appendUnicodeEscape(line, c);
                         } else {
                             line.append(c);
                         }
@@ -129,8 +130,13 @@ public final class AccessLog implements AutoCloseable {
             return Character.isHighSurrogate(value.charAt(MAX_TEXT - 1)) ? MAX_TEXT - 1 : MAX_TEXT;
         }
 
-        private static boolean needsEscape(char c) {
-            return c == '"' || c == '\\' || c < 0x20;
+        /**
+         * JSON's own escapes, and what {@link LogText} escapes: a line read in a terminal or viewer
+         * must not show a caller's DEL, C1 or bidirectional control raw.
+         */
+        private static boolean needsEscape(String value, int i, int end) {
+            char c = value.charAt(i);
+            return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f && LogText.mustEscape(value, i, end);
         }
     }
 

@@ -160,11 +160,17 @@ public final class GatewayMetrics {
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
-    /** Counts usage records dropped: the queue was full, or the database refused them. */
-    public void usageRecordsDropped(long count) {
-        counter(List.of("gateway.usage.records.dropped"), () -> Counter.builder("gateway.usage.records.dropped")
-                .description("Usage records never written: their queue (gateway.usage.queue-size) was full,"
-                        + " or the database refused them")).increment(count);
+    /**
+     * Counts usage records dropped, by {@code reason}: {@code queue_full} (gateway.usage.queue-size
+     * reached), {@code bad_record} (the database refused the record's data; the rest of its batch
+     * was written), {@code store_down} (the database still failed at shutdown), {@code write_failed}
+     * (any other failure of a batch).
+     */
+    public void usageRecordsDropped(String reason, long count) {
+        counter(List.of("gateway.usage.records.dropped", reason), () -> Counter.builder("gateway.usage.records.dropped")
+                .description("Usage records never written, by reason: queue_full, bad_record, store_down,"
+                        + " write_failed")
+                .tags(List.of(Tag.create("reason", reason)))).increment(count);
     }
 
     private void tokens(String provider, String model, String direction, long count) {

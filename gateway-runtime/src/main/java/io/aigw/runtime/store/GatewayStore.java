@@ -34,9 +34,13 @@ public interface GatewayStore extends AutoCloseable {
 
     /**
      * Appends usage records in one transaction, with the daily sums they add to and the text of each
-     * price table their costs name.
+     * price table their costs name. A record the database refuses for its own data (a value it cannot
+     * store) is left out and the others are still stored: one caller's bad record must not take
+     * other callers' records with it.
+     *
+     * @return how many of the records were refused for their data and left out
      */
-    void recordUsage(List<UsageRecord> records);
+    int recordUsage(List<UsageRecord> records);
 
     /** Sums usage from the daily rollup, as the query groups it. */
     List<UsageRow> usage(UsageQuery query);

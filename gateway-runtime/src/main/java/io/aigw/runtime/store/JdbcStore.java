@@ -26,11 +26,13 @@ public final class JdbcStore implements GatewayStore {
 
     private final HikariDataSource dataSource;
     private final HealthMonitor health;
+    private final DatabaseFaults faults;
     private final UsageWriter usage = new UsageWriter();
 
-    private JdbcStore(HikariDataSource dataSource, HealthMonitor health) {
+    private JdbcStore(HikariDataSource dataSource, HealthMonitor health, DatabaseFaults faults) {
         this.dataSource = dataSource;
         this.health = health;
+        this.faults = faults;
     }
 
     /**
@@ -58,9 +60,9 @@ public final class JdbcStore implements GatewayStore {
             throw new StoreException("Cannot bring the schema of " + StorePool.redact(jdbcUrl) + " up to date: "
                     + StorePool.rootMessage(e), e);
         }
-        boolean sqlite = StorePool.isSqlite(jdbcUrl);
+        DatabaseFaults faults = DatabaseFaults.of(StorePool.isSqlite(jdbcUrl));
         return new JdbcStore(dataSource, new HealthMonitor(timeouts.checkInterval(),
-                new DatabaseProbe(dataSource, sqlite, timeouts.timeout()), DatabaseFaults.of(sqlite)));
+                new DatabaseProbe(dataSource, faults == DatabaseFaults.SQLITE, timeouts.timeout()), faults), faults);
     }
 
     /** Opens the store that {@code gateway.database.*} names. */
@@ -129,29 +131,48 @@ public final class JdbcStore implements GatewayStore {
     }
 
     @Override
-    public void recordUsage(List<UsageRecord> records) {
+    public int recordUsage(List<UsageRecord> records) {
         health.admit("record usage");
-        List<String> tablesWritten;
+        UsageWriter.Written written;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
-                tablesWritten = usage.write(connection, records);
+                written = new UsageWriter.Written(usage.write(connection, records), 0);
                 connection.commit();
             } catch (SQLException e) {
-                // SQLite has rolled back already after an I/O error; its "no transaction is active"
-                // must not hide why the batch failed.
-                try {
-                    connection.rollback();
-                } catch (SQLException rollback) {
-                    e.addSuppressed(rollback);
+                rollBack(connection, e);
+                if (faults.unavailability(e).isPresent()) {
+                    throw e;
                 }
-                throw e;
+                // The statement's own fault, so a record's data (PostgreSQL refuses a NUL in text): the
+                // batch is written again a record at a time, and only the records refused are left out.
+                try {
+                    written = usage.writeEach(connection, records, faults);
+                    connection.commit();
+                } catch (SQLException again) {
+                    rollBack(connection, again);
+                    again.addSuppressed(e);
+                    throw again;
+                }
             }
         } catch (SQLException e) {
             throw failed("record usage", e, true);
         }
-        usage.committed(tablesWritten);
+        usage.committed(written.tables());
         health.succeeded(true);
+        return written.refused();
+    }
+
+    /**
+     * Rolls back a failed transaction. SQLite has rolled back already after an I/O error; its "no
+     * transaction is active" must not hide why the write failed.
+     */
+    private static void rollBack(Connection connection, SQLException failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException rollback) {
+            failure.addSuppressed(rollback);
+        }
     }
 
     @Override

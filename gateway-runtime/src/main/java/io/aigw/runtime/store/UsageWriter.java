@@ -3,10 +3,14 @@ package io.aigw.runtime.store;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.text.LogText;
+import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * the daily rollup ({@code usage_daily}), so that the rollup is never behind the records it sums.
  */
 final class UsageWriter {
+    private static final System.Logger LOG = System.getLogger(UsageWriter.class.getName());
     /**
      * Rows sent to the database at a time, giving the core way in between ({@link BatchWriter#giveWay}):
      * the kernel lets the writer run on until it gives way, so a request made ready meanwhile waits
@@ -63,6 +68,46 @@ final class UsageWriter {
         List<String> tables = keepPriceTables(connection, records);
         addToRollup(connection, records);
         return tables;
+    }
+
+    /**
+     * Writes the records one at a time, each under a savepoint, leaving out each one the database
+     * refuses for its data; the rest as {@link #write} does, in the same transaction, which the
+     * caller commits.
+     *
+     * @throws SQLException when the database cannot serve ({@code faults} says so): the batch is then
+     *                      no one record's fault, and is rolled back whole for another try
+     */
+    Written writeEach(Connection connection, List<UsageRecord> records, DatabaseFaults faults) throws SQLException {
+        List<UsageRecord> accepted = new ArrayList<>(records.size());
+        int refused = 0;
+        for (UsageRecord record : records) {
+            Savepoint before = connection.setSavepoint();
+            try {
+                insertRecords(connection, List.of(record));
+                accepted.add(record);
+            } catch (SQLException e) {
+                if (faults.unavailability(e).isPresent()) {
+                    throw e;
+                }
+                connection.rollback(before);
+                if (refused++ == 0) {
+                    LOG.log(Level.WARNING, "The database refused a usage record of key " + record.keyId()
+                            + " for its data; it is left out and the others are written: "
+                            + LogText.escaped(String.valueOf(e.getMessage())));
+                }
+            }
+        }
+        List<String> tables = keepPriceTables(connection, accepted);
+        addToRollup(connection, accepted);
+        return new Written(tables, refused);
+    }
+
+    /**
+     * What a batch wrote: the price tables it added (for {@link #committed}) and how many of its
+     * records were refused for their data and left out.
+     */
+    record Written(List<String> tables, int refused) {
     }
 
     /** The price tables a committed batch wrote are in the database for good. */

@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.UpstreamKey;
+import io.aigw.runtime.text.LogText;
 
 /**
  * The operator's log line when an upstream refuses the gateway's key. It keeps the upstream's own
@@ -40,10 +41,13 @@ final class RejectedKeyLog {
         return text.replace(value, mask);
     }
 
-    /** Control characters become spaces: an upstream's text must not start a log line of its own. */
+    /**
+     * Control characters become spaces: an upstream's text must not start a log line of its own; a
+     * bidirectional control is escaped, so that it reorders nothing around it.
+     */
     private static String oneLine(String text) {
         StringBuilder line = new StringBuilder(text.length());
         text.codePoints().forEach(c -> line.appendCodePoint(Character.isISOControl(c) ? ' ' : c));
-        return line.toString();
+        return LogText.escaped(line.toString());
     }
 }

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 public final class KeyLifecycleTest {
     private static final String BAD_NAME = "{\"error\":{\"message\":\"'name' must be a non-empty string of at most"
-            + " 200 characters, without control characters.\",\"type\":\"invalid_request_error\",\"param\":\"name\","
+            + " 200 characters, without control or bidirectional formatting characters.\",\"type\":\"invalid_request_error\",\"param\":\"name\","
             + "\"code\":null}}";
     private static final String NOT_AN_OBJECT = "{\"error\":{\"message\":\"The body must be a JSON object such as"
             + " {\\\"name\\\": \\\"billing-service\\\"}.\",\"type\":\"invalid_request_error\",\"param\":null,"
@@ -126,7 +126,8 @@ public final class KeyLifecycleTest {
     @ValueSource(strings = {"{}", "{\"name\":\"\"}", "{\"name\":\"   \"}", "{\"name\":\"\\t\\n\"}", "{\"name\":42}",
             "{\"name\":null}", "{\"name\":true}", "{\"name\":[\"billing\"]}", "{\"name\":{\"first\":\"billing\"}}",
             "{\"nome\":\"billing\"}", "{\"name\":\"bill\\u0000ing\"}", "{\"name\":\"two\\nlines\"}",
-            "{\"name\":\"half a pair \\ud83d\"}", "NAME_OF_201_CHARACTERS"})
+            "{\"name\":\"half a pair \\ud83d\"}", "{\"name\":\"del\\u007f\"}", "{\"name\":\"c1\\u0085x\"}",
+            "{\"name\":\"x\\u202egnp.exe\"}", "{\"name\":\"iso\\u2066late\"}", "NAME_OF_201_CHARACTERS"})
     void aMissingBlankOrMistypedNameIsRefusedWith400NamingTheParameter(String body) throws Exception {
         String sent = body.equals("NAME_OF_201_CHARACTERS") ? "{\"name\":\"" + "n".repeat(201) + "\"}" : body;
 

@@ -106,7 +106,8 @@ public final class StoredKeysTest {
         }
 
         @Override
-        public void recordUsage(List<UsageRecord> records) {
+        public int recordUsage(List<UsageRecord> records) {
+            return 0;
         }
 
         @Override

@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -92,7 +93,7 @@ public final class BatchWriterTest {
         AtomicBoolean down = new AtomicBoolean(true);
         CountDownLatch triedTwice = new CountDownLatch(2);
         List<Integer> written = new CopyOnWriteArrayList<>();
-        AtomicLong reportedDrops = new AtomicLong();
+        Map<BatchWriter.DropReason, Long> reportedDrops = new ConcurrentHashMap<>();
         BatchWriter<Integer> writer = new BatchWriter<>("numbers", 5, Duration.ZERO, batch -> {
             triedTwice.countDown();
             if (down.get()) {
@@ -100,7 +101,7 @@ public final class BatchWriterTest {
             }
             written.addAll(batch);
         }, new BatchWriter.Retry(Duration.ofMillis(1), IllegalStateException.class::isInstance),
-                reportedDrops::addAndGet);
+                (reason, count) -> reportedDrops.merge(reason, count, Long::sum));
 
         writer.offer(0);
         assertTrue(triedTwice.await(10, TimeUnit.SECONDS), "the failed batch is tried again");
@@ -111,22 +112,22 @@ public final class BatchWriterTest {
 
         assertEquals(List.of(0, 1, 2, 3, 4), written.stream().sorted().toList());
         assertEquals(3, writer.dropped());
-        assertEquals(3, reportedDrops.get());
+        assertEquals(Map.of(BatchWriter.DropReason.QUEUE_FULL, 3L), reportedDrops);
     }
 
     @Test
     void aBatchFailingOtherwiseThanTheRetryNamesIsDroppedAndCounted() {
-        AtomicLong reportedDrops = new AtomicLong();
+        Map<BatchWriter.DropReason, Long> reportedDrops = new ConcurrentHashMap<>();
         BatchWriter<Integer> writer = new BatchWriter<>("numbers", 100, Duration.ofSeconds(10), batch -> {
             throw new IllegalArgumentException("a value the database refuses");
         }, new BatchWriter.Retry(Duration.ofMillis(1), IllegalStateException.class::isInstance),
-                reportedDrops::addAndGet);
+                (reason, count) -> reportedDrops.merge(reason, count, Long::sum));
         IntStream.range(0, 7).forEach(writer::offer);
 
         writer.close();
 
         assertEquals(7, writer.dropped());
-        assertEquals(7, reportedDrops.get());
+        assertEquals(Map.of(BatchWriter.DropReason.SINK_FAILED, 7L), reportedDrops);
     }
 
     @Test

@@ -47,7 +47,7 @@ final class AccessLogTest {
     }
 
     @Test
-    void textOutsideAsciiIsUtf8AndALoneSurrogateBecomesAQuestionMarkAsStringGetBytesMakesIt() {
+    void textOutsideAsciiIsUtf8AndALoneSurrogateIsEscaped() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
             log.log(entry("req-1", "\uD83D\uDE00 \u4E2D\u6587 caf\u00e9"));
@@ -58,7 +58,7 @@ final class AccessLogTest {
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-1","method":"POST","path":"/x",\
                 "status":200,"latency_ms":0.001,"model":"\uD83D\uDE00 \u4E2D\u6587 caf\u00e9"}
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-2","method":"POST","path":"/x",\
-                "status":200,"latency_ms":0.001,"model":"lone ? high, lone ? low"}
+                "status":200,"latency_ms":0.001,"model":"lone \\ud83d high, lone \\ude00 low"}
                 """, out.toString(StandardCharsets.UTF_8));
     }
 
