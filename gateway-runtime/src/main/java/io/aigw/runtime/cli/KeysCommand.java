@@ -4,6 +4,7 @@ import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoredKey;
+import io.aigw.runtime.text.LogText;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.List;
@@ -111,7 +112,8 @@ public final class KeysCommand {
         String row = "%-22s %-30s %-5s %-22s %-22s %s%n";
         out.printf(row, "id", "name", "admin", "created", "revoked", "policies");
         for (StoredKey key : store.listKeys()) {
-            out.printf(row, key.id(), key.name(), key.admin() ? "yes" : "no", key.createdAt(),
+            // A name stored before control and bidi characters were refused must not reorder the table.
+            out.printf(row, key.id(), LogText.escaped(key.name()), key.admin() ? "yes" : "no", key.createdAt(),
                     key.revokedAt().map(Instant::toString).orElse("-"), policies(key.policy()));
         }
         return OK;

@@ -5,6 +5,7 @@ import io.aigw.runtime.store.UsageColumns;
 import io.aigw.runtime.store.UsageQuery;
 import io.aigw.runtime.store.UsageQuery.Dimension;
 import io.aigw.runtime.store.UsageRow;
+import io.aigw.runtime.text.LogText;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.DateTimeException;
@@ -133,7 +134,8 @@ public final class UsageCommand {
         List<String> shown = new ArrayList<>(cells.size());
         for (int i = 0; i < cells.size(); i++) {
             String cell = cells.get(i);
-            shown.add(cell != null ? cell : i < grouping ? "-" : "unknown");
+            // A model id or key name stored before such characters were refused must not reorder the table.
+            shown.add(cell != null ? LogText.escaped(cell) : i < grouping ? "-" : "unknown");
         }
         return shown;
     }

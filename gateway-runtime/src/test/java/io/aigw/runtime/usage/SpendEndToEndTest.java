@@ -187,10 +187,10 @@ public final class SpendEndToEndTest {
         assertEquals(all, sums(byModel.getJsonObject("totals")));
 
         HttpResponse<String> csvByKey = report(keys, "?group_by=key&format=csv");
-        List<String> keyLines = new ArrayList<>(List.of("key_id,key_name,requests,prompt_tokens,completion_tokens,"
-                + "total_tokens,cost_usd,unknown_cost,estimated_cost"));
+        List<String> keyLines = new ArrayList<>(List.of("\"key_id\",\"key_name\",\"requests\",\"prompt_tokens\","
+                + "\"completion_tokens\",\"total_tokens\",\"cost_usd\",\"unknown_cost\",\"estimated_cost\""));
         for (String name : List.of("alpha", "charlie", "bravo")) {
-            keyLines.add(issued.get(name).getString("id") + "," + name + "," + Sums.of(expected.stream()
+            keyLines.add("\"" + issued.get(name).getString("id") + "\",\"" + name + "\"," + Sums.of(expected.stream()
                     .filter(billed -> billed.key().equals(name)).toList()).csv());
         }
         assertEquals(String.join("\r\n", keyLines) + "\r\n", csvByKey.body());
@@ -198,11 +198,11 @@ public final class SpendEndToEndTest {
         HttpResponse<String> csvByModel = keys.send(keys.request("/admin/v1/usage?group_by=model", TestGateway.KEY)
                 .header("Accept", "text/csv").GET());
         assertEquals("text/csv; charset=utf-8", csvByModel.headers().firstValue("Content-Type").orElseThrow());
-        assertEquals("provider,model,requests,prompt_tokens,completion_tokens,total_tokens,cost_usd,unknown_cost,"
-                + "estimated_cost\r\n"
-                + "openai,gpt-5," + Sums.of(expected.stream().filter(b -> b.provider().equals("openai")).toList()).csv()
+        assertEquals("\"provider\",\"model\",\"requests\",\"prompt_tokens\",\"completion_tokens\",\"total_tokens\","
+                + "\"cost_usd\",\"unknown_cost\",\"estimated_cost\"\r\n"
+                + "\"openai\",\"gpt-5\"," + Sums.of(expected.stream().filter(b -> b.provider().equals("openai")).toList()).csv()
                 + "\r\n"
-                + "gemini,gemini-flash-latest," + Sums.of(expected.stream().filter(b -> b.provider().equals("gemini"))
+                + "\"gemini\",\"gemini-flash-latest\"," + Sums.of(expected.stream().filter(b -> b.provider().equals("gemini"))
                 .toList()).csv() + "\r\n", csvByModel.body());
         // The figures, written out once, so that a mistake in the sums above cannot pass unseen.
         assertEquals(new Sums(5, 1187, 235, 1422, 3_645_600, 1), all);

@@ -185,10 +185,10 @@ public final class UsageRecordsTest {
                 .header("Accept", "text/csv").GET());
         assertEquals("text/csv; charset=utf-8", csv.headers().firstValue("Content-Type").orElseThrow());
         List<String> lines = csv.body().lines().toList();
-        assertEquals("provider,model,requests,prompt_tokens,completion_tokens,total_tokens,cost_usd,unknown_cost,"
-                + "estimated_cost", lines.get(0));
+        assertEquals("\"provider\",\"model\",\"requests\",\"prompt_tokens\",\"completion_tokens\",\"total_tokens\","
+                + "\"cost_usd\",\"unknown_cost\",\"estimated_cost\"", lines.get(0));
         // 3 input tokens at USD 1.25 a million and 1 output token at USD 10: 13.75 micro-dollars.
-        assertEquals(List.of("openai,gpt-5,1,3,1,4,0.000013750,0,1"), lines.subList(1, lines.size()));
+        assertEquals(List.of("\"openai\",\"gpt-5\",1,3,1,4,0.000013750,0,1"), lines.subList(1, lines.size()));
     }
 
     @Test
