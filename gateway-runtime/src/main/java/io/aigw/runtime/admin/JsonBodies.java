@@ -25,6 +25,7 @@ import java.util.function.UnaryOperator;
  * than this version knows keeps working. Every fault is a 400 in the OpenAI shape: the whole body
  * ({@code param} null) when it is not one JSON object; the member when it is named twice or its
  * value is of the wrong kind. A member that is missing reads as null, for the service to refuse.
+ * A body nesting deeper than {@link JsonDepth#MAX} is refused before it is parsed.
  */
 final class JsonBodies {
 
@@ -49,8 +50,12 @@ final class JsonBodies {
     /** As {@link #read}, telling a member sent as {@code null} from one left out, as a patch must. */
     static <T> Read<T> readWithMembers(byte[] body, Class<T> type, String example, UnaryOperator<String> ruleOf) {
         ApiError notAnObject = ApiError.invalidRequest(null, "The body must be a JSON object such as " + example + ".");
-        MemberCheckingParser parser = new MemberCheckingParser(Jsons.PROVIDER.createParser(new StringReader(
-                utf8(body, notAnObject))));
+        String text = utf8(body, notAnObject);
+        if (JsonDepth.exceedsMax(text)) {
+            throw new ApiException(ApiError.invalidRequest(null, "The body nests arrays and objects more than "
+                    + JsonDepth.MAX + " deep; send a JSON object such as " + example + "."));
+        }
+        MemberCheckingParser parser = new MemberCheckingParser(Jsons.PROVIDER.createParser(new StringReader(text)));
         T value;
         boolean more;
         try (parser) {

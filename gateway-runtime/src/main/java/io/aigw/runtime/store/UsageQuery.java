@@ -38,7 +38,8 @@ public record UsageQuery(LocalDate from, LocalDate to, Set<Dimension> groupBy, O
     public static LocalDate day(String text) {
         try {
             return text.length() == 10 && text.charAt(4) == '-' ? LocalDate.parse(text)
-                    : !text.isEmpty() && text.chars().allMatch(Character::isDigit)
+                    // ASCII digits only: Character.isDigit and Long.parseLong take Arabic-Indic ones too.
+                    : !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9')
                     ? LocalDate.ofInstant(Instant.ofEpochSecond(Long.parseLong(text)), ZoneOffset.UTC)
                     : LocalDate.ofInstant(Instant.parse(text), ZoneOffset.UTC);
         } catch (NumberFormatException e) {

@@ -38,6 +38,9 @@ public final class AdminUsageRangeTest {
             "from=1969-12-31, from",                    // before the days the store counts in
             "to=10000-01-01T00:00:00Z, to",
             "from=2026-02-30, from",
+            "from=%D9%A1%D9%A7%D9%A0%D9%A0%D9%A0%D9%A0%D9%A0%D9%A0%D9%A0%D9%A0, from",  // Arabic-Indic 1700000000
+            "to=%EF%BC%91%EF%BC%97%EF%BC%90%EF%BC%90%EF%BC%90%EF%BC%90%EF%BC%90%EF%BC%90%EF%BC%90%EF%BC%90, to",  // fullwidth
+            "from=%D9%A2%D9%A0%D9%A2%D9%A6-11-01, from",  // an Arabic-Indic year
             "from=2026-11-02&to=2026-11-01, from",
             "group_by=team, group_by",
             "format=xml, format",
