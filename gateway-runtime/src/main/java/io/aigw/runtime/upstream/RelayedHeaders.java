@@ -10,13 +10,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which of an upstream's headers reach the caller: its {@code Content-Type}, and the
- * {@code Retry-After} and {@code x-ratelimit-*} headers an SDK backs off by. Each is passed on only
- * when well formed ({@link HeaderSyntax}), so that an upstream cannot break or split the caller's
- * answer; the client itself leaves the headers it parses unchecked.
+ * Which of an upstream's headers reach the caller: its {@code Content-Type}, the
+ * {@code Retry-After} and {@code x-ratelimit-*} headers an SDK backs off by, and the
+ * {@code Location} of a redirect (3xx), which the gateway passes back rather than follows and
+ * which is the point of such an answer. Each is passed on only when well formed
+ * ({@link HeaderSyntax}), so that an upstream cannot break or split the caller's answer; the
+ * client itself leaves the headers it parses unchecked.
  */
 final class RelayedHeaders {
     private static final String RATE_LIMIT = "x-ratelimit-";
+    private static final String LOCATION = "location";
     private static final List<String> RETRY_PREFIXES = List.of("retry-after", RATE_LIMIT);
     private static final HeaderName GATEWAY_LIMITS_REQUESTS = HeaderNames.create("x-ratelimit-limit-requests");
     private static final HeaderName GATEWAY_LIMITS_TOKENS = HeaderNames.create("x-ratelimit-limit-tokens");
@@ -24,12 +27,18 @@ final class RelayedHeaders {
     private RelayedHeaders() {
     }
 
-    /** The upstream's headers that tell an SDK when to retry, those of them that are well formed. */
+    /**
+     * The upstream's headers that tell an SDK when to retry, and a redirect's {@code Location},
+     * those of them that are well formed.
+     */
     static List<Header> of(HttpClientResponse upstream) {
+        int status = upstream.status().code();
+        boolean redirect = status >= 300 && status < 400;
         List<Header> relayed = new ArrayList<>();
         for (Header header : upstream.headers()) {
             // Every value: a header the upstream sent more than once holds them all.
-            if (isRetryHeader(header.name()) && HeaderSyntax.isName(header.name())
+            if ((isRetryHeader(header.name()) || redirect && header.name().equalsIgnoreCase(LOCATION))
+                    && HeaderSyntax.isName(header.name())
                     && header.allValues().stream().allMatch(HeaderSyntax::isValue)) {
                 relayed.add(header);
             }
