@@ -16,12 +16,14 @@ import java.util.function.Supplier;
  * lost or reordered by a restart: it happens only when the current reader holds nothing unread.
  *
  * <p>Why a reader that starts afresh is needed, and how to do without it, is in the package doc.
+ * It also hands Helidon a chunked body's lines without extensions and trailers ({@link ChunkLines}).
  */
 final class RestartingDataReader extends DataReader {
     private final Supplier<byte[]> socket;
     private DataReader current;
     private Consumer<DataReader> listener = reader -> { };
     private int restarts;
+    private final ChunkLines chunkLines = new ChunkLines();
 
     @SuppressWarnings("removal") // The only way to extend DataReader in Helidon 4; this object holds no chain itself.
     RestartingDataReader(Supplier<byte[]> socket) {
@@ -115,9 +117,10 @@ final class RestartingDataReader extends DataReader {
         return current().readBytes(len);
     }
 
+    /** Only Helidon's reading of a chunked body asks for lines: see {@link ChunkLines}. */
     @Override
     public String readLine() throws IncorrectNewLineException {
-        return current().readLine();
+        return chunkLines.next(current());
     }
 
     @Override

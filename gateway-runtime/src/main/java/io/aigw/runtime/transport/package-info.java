@@ -22,6 +22,15 @@
  * workaround most exposed to Helidon: it extends {@code DataReader} through a constructor deprecated
  * for removal, which is private on Helidon's main branch.
  *
+ * <p>The same reader hands Helidon a chunked body's lines as it can read them
+ * ({@link io.aigw.runtime.transport.ChunkLines}): Helidon 4.5 reads a chunk's size line whole as a
+ * number and the line after the last chunk as the body's end, so a chunk extension or a trailer
+ * field, both allowed by RFC 9112, failed the request (500 or no answer on Helidon alone, 400
+ * here). Extensions are cut from their size line and the trailer section (16 KB at most) is read
+ * and dropped, as nginx does. With {@code restarting-reader} off, Helidon's own reading applies.
+ * Shown by {@code ChunkExtensionsTest#helidonAloneRefusesChunkExtensionsAndTrailers}. Retired when
+ * Helidon's {@code Http1Connection.readNextChunk} ignores extensions and reads trailers.
+ *
  * <h2>2. Protocol selection that never leaves a caller unanswered ({@code gateway.transport.protocol-selection})</h2>
  * With HTTP/2 on ({@code gateway.http2}), Helidon asks each protocol whether it recognises a
  * connection's first bytes: HTTP/1.1 claims only a first line that ends in {@code HTTP/1.1}, HTTP/2
