@@ -190,7 +190,12 @@ public final class SqliteFaultsIT {
         String metrics = gateway.get("/observe/metrics", null).body();
         Matcher sample = Pattern.compile("^gateway_usage_records_dropped_total(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE)
                 .matcher(metrics);
-        return sample.find() ? Double.parseDouble(sample.group(2)) : 0;
+        // One series per reason (queue_full, store_down, ...): the drops of every reason.
+        double dropped = 0;
+        while (sample.find()) {
+            dropped += Double.parseDouble(sample.group(2));
+        }
+        return dropped;
     }
 
     /** Sets or clears the immutable attribute, which root cannot write through either. */

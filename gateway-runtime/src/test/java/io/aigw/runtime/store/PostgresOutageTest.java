@@ -172,7 +172,12 @@ public final class PostgresOutageTest {
         String metrics = gateway.send(HttpRequest.newBuilder(gateway.uri("/observe/metrics")).build()).body();
         Matcher sample = Pattern.compile("^gateway_usage_records_dropped_total(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE)
                 .matcher(metrics);
-        return sample.find() ? Double.parseDouble(sample.group(2)) : 0;
+        // One series per reason (queue_full, store_down, ...): the drops of every reason.
+        double dropped = 0;
+        while (sample.find()) {
+            dropped += Double.parseDouble(sample.group(2));
+        }
+        return dropped;
     }
 
     /** Asks until the answer is {@code expected} or 30 s have passed, and returns the last answer. */
