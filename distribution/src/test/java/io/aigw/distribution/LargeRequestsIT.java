@@ -109,9 +109,13 @@ public final class LargeRequestsIT {
                 if (response.statusCode() == 200) {
                     served++;
                 } else {
-                    assertEquals(503, response.statusCode(), response.body() + gateway.output());
+                    // One key's bodies may hold only its share of the body memory (429); the
+                    // gateway's whole body memory full is 503. Either tells the caller to retry.
+                    String code = response.statusCode() == 429 ? "rate_limit_exceeded" : "overloaded";
+                    assertTrue(response.statusCode() == 429 || response.statusCode() == 503,
+                            response.body() + gateway.output());
                     assertEquals("1", response.headers().firstValue("Retry-After").orElseThrow());
-                    assertTrue(response.body().contains("\"code\":\"overloaded\""), response.body());
+                    assertTrue(response.body().contains("\"code\":\"" + code + "\""), response.body());
                 }
             }
             assertEquals(served, received.size());
