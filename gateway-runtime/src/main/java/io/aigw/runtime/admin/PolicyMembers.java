@@ -24,17 +24,23 @@ import java.util.Set;
  * had. A budget cleared takes its period with it.
  */
 public final class PolicyMembers {
-    /** The longest model pattern, as the longest model id a usage record keeps. */
+    /** The longest model pattern: the longest model id a request may name ({@code ChatRequestReader}). */
     static final int MAX_PATTERN = 300;
-    static final int MAX_PATTERNS = 1000;
+    /**
+     * The most patterns a key may list. Each request of the key is matched against all of them, in
+     * time linear in a pattern's and the model id's lengths ({@code ModelGlob}): this keeps a
+     * request's matching within a few hundred thousand steps.
+     */
+    static final int MAX_PATTERNS = 200;
     /** Past any real limit, and far from overflowing a counter. */
     static final long MAX_LIMIT = 1_000_000_000_000L;
 
     /** Far past any key's budget, and far inside what Redis's scripts count exactly (2^53 nano-dollars). */
     static final BigDecimal MAX_BUDGET = BigDecimal.valueOf(1_000_000);
 
-    static final String MODELS_RULE = "'models' must be a non-empty array of model ids or patterns ('openai/*'),"
-            + " each at most " + MAX_PATTERN + " characters without control or bidirectional formatting characters; null allows every model.";
+    static final String MODELS_RULE = "'models' must be a non-empty array of at most " + MAX_PATTERNS + " model ids or"
+            + " patterns ('openai/*'), each at most " + MAX_PATTERN + " characters without control or bidirectional"
+            + " formatting characters; null allows every model.";
     static final String EXPIRES_RULE = "'expires_at' must be a time in unix seconds, or null for a key that"
             + " does not expire.";
     static final String RPM_RULE = "'rpm' must be a whole number of requests a minute from 1 to " + MAX_LIMIT
@@ -121,7 +127,12 @@ public final class PolicyMembers {
         if (models == null || models.getValueType() == JsonValue.ValueType.NULL) {
             return List.of();
         }
-        if (!(models instanceof JsonArray patterns) || patterns.isEmpty() || patterns.size() > MAX_PATTERNS
+        if (models instanceof JsonArray patterns && patterns.size() > MAX_PATTERNS) {
+            throw new ApiException(ApiError.invalidRequest("models", "'models' lists " + patterns.size()
+                    + " model ids or patterns, more than the " + MAX_PATTERNS + " a key may have: use patterns"
+                    + " ('openai/*') to cover several models at once."));
+        }
+        if (!(models instanceof JsonArray patterns) || patterns.isEmpty()
                 || !patterns.stream().allMatch(PolicyMembers::isPattern)) {
             throw new ApiException(ApiError.invalidRequest("models", MODELS_RULE));
         }

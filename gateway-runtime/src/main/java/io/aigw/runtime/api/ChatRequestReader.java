@@ -21,6 +21,11 @@ final class ChatRequestReader {
     static final int MAX_DEPTH = 256;
     /** Top-level field names are decoded to be compared; none that OpenAI knows is near this long. */
     static final int MAX_NAME_BYTES = 1024;
+    /**
+     * The longest model id accepted, as long as an allow-list pattern may be: ids the providers use
+     * are under a hundred characters, and a key's patterns are matched against it on every request.
+     */
+    static final int MAX_MODEL_CHARS = 300;
 
     private final JsonBytes json;
 
@@ -104,6 +109,10 @@ final class ChatRequestReader {
         String model = json.readString();
         if (model.isBlank()) {
             throw invalid("model", "'model' must not be empty.");
+        }
+        if (model.length() > MAX_MODEL_CHARS) {
+            throw invalid("model", "'model' is " + model.length() + " characters long; the gateway accepts model ids"
+                    + " of at most " + MAX_MODEL_CHARS + ".");
         }
         if (!Identifiers.hasOnlyShowableCharacters(model)) {
             // It would reach the usage records, where PostgreSQL refuses a NUL, and the logs.

@@ -39,7 +39,7 @@ public record KeyPolicy(List<String> models, Optional<Instant> expiresAt, Option
             return true;
         }
         for (String pattern : models) {
-            if (matches(pattern, model)) {
+            if (ModelGlob.matches(pattern, model)) {
                 return true;
             }
         }
@@ -59,31 +59,5 @@ public record KeyPolicy(List<String> models, Optional<Instant> expiresAt, Option
     /** Whether requests of this key reserve before they are forwarded: it has a limit or a budget. */
     public boolean reserves() {
         return limitsRate() || budget.isPresent();
-    }
-
-    /** A glob where {@code *} matches any run of characters, {@code /} included; nothing else is special. */
-    static boolean matches(String pattern, String text) {
-        int p = 0;
-        int t = 0;
-        int star = -1;
-        int resume = 0;
-        while (t < text.length()) {
-            if (p < pattern.length() && pattern.charAt(p) == '*') {
-                star = p++;
-                resume = t;
-            } else if (p < pattern.length() && pattern.charAt(p) == text.charAt(t)) {
-                p++;
-                t++;
-            } else if (star >= 0) {
-                p = star + 1;
-                t = ++resume;
-            } else {
-                return false;
-            }
-        }
-        while (p < pattern.length() && pattern.charAt(p) == '*') {
-            p++;
-        }
-        return p == pattern.length();
     }
 }

@@ -200,6 +200,20 @@ public final class KeysCommandTest {
         assertEquals(List.of(), KeyRows.read(databaseUrl()));
     }
 
+    @Test
+    void moreThan200PatternsOrAPatternOver300CharactersExit2NamingTheBound() throws Exception {
+        String many = String.join(",", java.util.stream.IntStream.range(0, 201).mapToObj(i -> "openai/m" + i).toList());
+        Output tooMany = run("create", "--name", "a", "--models", many);
+        assertEquals(KeysCommand.USAGE, tooMany.code());
+        assertTrue(tooMany.err().startsWith("gateway keys: --models lists 201 model ids or patterns, more than the 200"
+                + " a key may have"), tooMany.err());
+
+        Output tooLong = run("create", "--name", "a", "--models", "openai/" + "m".repeat(294));
+        assertEquals(KeysCommand.USAGE, tooLong.code());
+        assertTrue(tooLong.err().contains("each at most 300 characters"), tooLong.err());
+        assertEquals(List.of(), KeyRows.read(databaseUrl()));
+    }
+
     /** The policies column of the first key that {@code keys list} shows. */
     private String policies() {
         String line = run("list").out().lines().skip(1).findFirst().orElseThrow();
