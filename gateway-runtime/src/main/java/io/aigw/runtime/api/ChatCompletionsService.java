@@ -121,7 +121,7 @@ public final class ChatCompletionsService implements HttpService {
             }
             // Settled before its usage records are offered: a spend rebuilt from the records meanwhile
             // never counts a request twice (see RedisScripts#ADJUST).
-            RateLimitGate.settle(held, report, spent);
+            limits.settle(held, report, spent);
             for (int i = 0; i < attempts.size(); i++) {
                 CallReport.BilledAttempt attempt = report.billedAttempts().get(i);
                 Charge billed = attempts.get(i);

@@ -7,7 +7,9 @@ import io.aigw.runtime.limits.BudgetClaim;
 import io.aigw.runtime.limits.Decision;
 import io.aigw.runtime.limits.LimitHeaders;
 import io.aigw.runtime.limits.Limits;
+import io.aigw.runtime.limits.OutputEstimate;
 import io.aigw.runtime.limits.RateLimiter;
+import io.aigw.runtime.limits.RecentCompletions;
 import io.aigw.runtime.limits.Reservation;
 import io.aigw.runtime.limits.TokenEstimate;
 import io.aigw.runtime.observe.CallReport;
@@ -28,12 +30,14 @@ import java.util.Optional;
 /**
  * A chat completion's passage through its key's rate limits and budget: before it is forwarded, one
  * request, its estimated tokens and its estimated cost are reserved, or it is refused with 429 and
- * no upstream is called; after, the reservation is settled to what the answer used and cost, or
- * released when no answer began.
+ * no upstream is called (400 when its estimate alone is over the key's {@code tpm}: no retry can
+ * help it); after, the reservation is settled to what the answer used and cost, or released when no
+ * answer began, and a whole answer's completion tokens join its model's recent ones.
  */
 final class RateLimitGate {
     private final RateLimiter limiter;
     private final GatewayMetrics metrics;
+    private final RecentCompletions recent = new RecentCompletions();
 
     RateLimitGate(RateLimiter limiter, GatewayMetrics metrics) {
         this.limiter = limiter;
@@ -49,8 +53,9 @@ final class RateLimitGate {
      * Reserves for {@code chat} against the caller's limits and budget and puts the key's
      * {@code x-ratelimit-*} headers on the answer.
      *
-     * @throws ApiException 429 when it does not fit, 403 when the key has a budget and the model no
-     *                      price, 503 when the limit store cannot tell and the gateway is told to deny then
+     * @throws ApiException 429 when it does not fit now, 400 when its estimate alone is over the key's
+     *                      {@code tpm}, 403 when the key has a budget and the model no price, 503 when the
+     *                      limit store cannot tell and the gateway is told to deny then
      */
     Held admit(Caller caller, ChatRequest chat, int bodyBytes, Destination destination, PriceBook prices,
                ServerResponse response) {
@@ -60,10 +65,17 @@ final class RateLimitGate {
         }
         Limits limits = Limits.of(policy);
         long promptTokens = TokenEstimate.promptTokens(bodyBytes);
-        long completionTokens = chat.maxOutputTokens() >= 0 ? chat.maxOutputTokens() : outputCap(destination);
-        long estimate = promptTokens + completionTokens;
+        long cap = chat.maxOutputTokens() >= 0 ? chat.maxOutputTokens() : outputCap(destination);
+        OutputEstimate output = chat.maxOutputTokens() >= 0 ? OutputEstimate.requested(cap)
+                : recent.estimate(chat.model(), cap);
+        long estimate = promptTokens + output.tokens();
+        if (limits.tpm() > 0 && estimate > limits.tpm()) {
+            throw new ApiException(ApiError.requestExceedsTpm(overTpm(limits, promptTokens, output)));
+        }
+        // A budget reserves the most the request may cost, the model's whole cap: the cap bounds what
+        // one request can spend beyond its reservation.
         BudgetClaim budget = policy.budget().isEmpty() ? BudgetClaim.NONE
-                : claim(policy, costBound(chat, destination, prices, promptTokens, completionTokens));
+                : claim(policy, costBound(chat, destination, prices, promptTokens, cap));
         return switch (limiter.reserve(caller.keyId(), limits, estimate, budget)) {
             case Decision.Admitted admitted -> {
                 admitted.quota().ifPresent(quota -> LimitHeaders.put(response, quota));
@@ -94,12 +106,15 @@ final class RateLimitGate {
      * @param cost what the request cost, its billed failed attempts included; empty when unknown, and
      *             the estimate stands
      */
-    static void settle(Held held, CallReport report, Optional<Usd> cost) {
+    void settle(Held held, CallReport report, Optional<Usd> cost) {
         if (!report.answerBegan()) {
             held.reservation().release();
             return;
         }
         TokenUsage usage = report.usage();
+        if (!report.answerWasCut()) {
+            recent.answered(report.requestedModel(), usage.completionTokens());
+        }
         long used = usage.promptTokens() >= 0 && usage.completionTokens() >= 0
                 ? usage.promptTokens() + usage.completionTokens() : usage.totalTokens();
         held.reservation().settle(used >= 0 ? used : held.estimate(), cost.map(Usd::nanos).orElse(-1L));
@@ -146,14 +161,17 @@ final class RateLimitGate {
             return "Rate limit reached for this workspace key: " + limits.rpm() + " requests a minute. Retry after"
                     + " the window resets (Retry-After).";
         }
-        if (estimate > limits.tpm()) {
-            return "This request may use up to " + estimate + " tokens (its prompt, estimated from its length, and"
-                    + " its max_completion_tokens or the model's output cap), more than this workspace key's "
-                    + limits.tpm() + " tokens a minute: set a lower max_completion_tokens.";
-        }
         return "Rate limit reached for this workspace key: " + limits.tpm() + " tokens a minute, "
                 + refused.quota().remainingTokens() + " left in this window and this request may use up to "
                 + estimate + ". Retry after the window resets (Retry-After), or set a lower max_completion_tokens.";
+    }
+
+    private static String overTpm(Limits limits, long promptTokens, OutputEstimate output) {
+        return "This request is estimated at " + (promptTokens + output.tokens()) + " tokens, more than this"
+                + " workspace key's limit of " + limits.tpm() + " tokens a minute, so it can never be admitted: "
+                + promptTokens + " for its prompt (its body's length over " + TokenEstimate.BYTES_PER_TOKEN + ") and "
+                + output.tokens() + " for its answer (" + output.source().phrase() + "). Set a lower"
+                + " max_completion_tokens or send a shorter prompt, or ask an admin to raise the key's tpm.";
     }
 
     /**

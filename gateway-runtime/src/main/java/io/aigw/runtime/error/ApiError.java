@@ -48,6 +48,14 @@ public record ApiError(Status status, String message, String type, String param,
         return new ApiError(Status.TOO_MANY_REQUESTS_429, message, type, null, "rate_limit_exceeded");
     }
 
+    /**
+     * The request's token estimate alone is over its key's {@code tpm}: no window will ever have room
+     * for it, so a status the SDKs do not retry, and no {@code Retry-After}.
+     */
+    public static ApiError requestExceedsTpm(String message) {
+        return new ApiError(Status.BAD_REQUEST_400, message, "invalid_request_error", null, "request_exceeds_tpm");
+    }
+
     /** The key's USD budget has no room for this request's estimated cost in the current period. */
     public static ApiError insufficientQuota(String message) {
         return new ApiError(Status.TOO_MANY_REQUESTS_429, message, "insufficient_quota", null, "insufficient_quota");
@@ -85,7 +93,16 @@ public record ApiError(Status status, String message, String type, String param,
                 "invalid_request_error", null, "request_too_large");
     }
 
-    /** The gateway could not get an answer from an upstream: no key, unreachable, or all failed. */
+    /**
+     * The model routes to a provider that has no upstream key: the operator's configuration, which no
+     * retry changes, so a status the SDKs do not retry; {@code message} names the provider and the
+     * settings that give it a key.
+     */
+    public static ApiError providerNotConfigured(String message) {
+        return new ApiError(Status.BAD_REQUEST_400, message, "invalid_request_error", "model", "provider_not_configured");
+    }
+
+    /** The gateway could not get an answer from an upstream: unreachable, or every provider failed. */
     public static ApiError upstream(String message) {
         return new ApiError(Status.BAD_GATEWAY_502, message, "upstream_error", null, null);
     }

@@ -2,7 +2,8 @@ package io.aigw.runtime.limits;
 
 /**
  * The tokens a request is reserved for before it is sent: its prompt, estimated from the body's
- * length, and the most it may write. The real count replaces it when the answer reports usage.
+ * length, and its answer ({@link OutputEstimate}). The real count replaces it when the answer
+ * reports usage.
  */
 public final class TokenEstimate {
     /**

@@ -71,7 +71,7 @@ public final class ChatForwarder implements AutoCloseable {
      *
      * @param costHeader the prices to state a plain answer's cost by in {@link #COST_HEADER}; empty
      *                   when that header is off
-     * @throws ApiException 502 when the one provider has no key, or {@code gateway/auto} has no usable one
+     * @throws ApiException 400 when the one provider has no key, 502 when {@code gateway/auto} has no usable one
      * @throws CloseConnectionException when a plain answer was cut short or the caller left: the
      *                                  caller's connection must close, since the answer cannot end well
      */
@@ -80,7 +80,7 @@ public final class ChatForwarder implements AutoCloseable {
         CallerSide caller = new CallerSide(response, report, hangup, report.startedNanos() + totalNanos,
                 costHeader);
         CallOutcome outcome = switch (destination) {
-            case Route route -> call.attempt(request, requireKey(route), caller);
+            case Route route -> call.attempt(request, requireKey(route, report.requestedModel()), caller);
             case AutoChain chain -> fallback.tryInOrder(chain.routes(this::usable),
                     route -> call.attempt(request, route, caller));
         };
@@ -101,11 +101,14 @@ public final class ChatForwarder implements AutoCloseable {
         }
     }
 
-    private static Route requireKey(Route route) {
+    private static Route requireKey(Route route, String model) {
         Provider provider = route.provider();
         if (provider.apiKey().isEmpty()) {
-            throw new ApiException(ApiError.upstream("The provider '" + provider.prefix() + "' has no API key"
-                    + " configured: set " + provider.apiKeyVariable() + " (or providers." + provider.name()
+            String serves = provider.catchAll() ? " (the catch-all, which serves every prefix no other provider"
+                    + " claims)" : "";
+            throw new ApiException(ApiError.providerNotConfigured("The model '" + model + "' goes to the"
+                    + " provider '" + provider.prefix() + "'" + serves + ", which has no API key configured on this"
+                    + " gateway: its operator sets " + provider.apiKeyVariable() + " (or providers." + provider.name()
                     + ".api-key) where the gateway runs."));
         }
         return route;

@@ -127,23 +127,65 @@ public final class RateLimitsTest {
         assertTrue(Integer.parseInt(header(refused, "retry-after")) >= 1);
         CallRecords.usageStatuses(gateway, 2);
         assertEquals(List.of(), upstream.pending(), "the refused request was never sent");
-
-        HttpResponse<String> unbounded = send(key, "{\"model\":\"openai/gpt-5\",\"messages\":[]}").get();
-        assertEquals(429, unbounded.statusCode(), "without max_tokens the model's output cap is reserved");
-        assertTrue(unbounded.body().contains("set a lower max_completion_tokens"), unbounded.body());
     }
 
     @Test
-    void withoutMaxTokensTheCataloguesOutputCapIsReservedNotTheContextWindow() throws Exception {
-        String key = key(10, 130_000);
+    void aRequestWhoseEstimateAloneIsOverTheTokenLimitIsA400WithoutRetryAfterAndNeverSent() throws Exception {
+        String key = key(10, 1000);
+        String body = body(false, 990);
+
+        HttpResponse<String> refused = send(key, body).get();
+
+        assertEquals(400, refused.statusCode());
+        long prompt = estimate(body) - 990;
+        assertEquals("{\"error\":{\"message\":\"This request is estimated at " + (prompt + 990) + " tokens, more than"
+                + " this workspace key's limit of 1000 tokens a minute, so it can never be admitted: " + prompt + " for"
+                + " its prompt (its body's length over 4) and 990 for its answer (its max_completion_tokens). Set a"
+                + " lower max_completion_tokens or send a shorter prompt, or ask an admin to raise the key's tpm.\","
+                + "\"type\":\"invalid_request_error\",\"param\":null,\"code\":\"request_exceeds_tpm\"}}",
+                refused.body());
+        assertTrue(refused.headers().firstValue("retry-after").isEmpty(), refused.headers().map().toString());
+        assertEquals(List.of(400), CallRecords.usageStatuses(gateway, 1));
+        assertEquals(List.of(), upstream.pending(), "never sent");
+
+        HttpResponse<String> plain = send(key, "{\"model\":\"openai/gpt-5\",\"messages\":[]}").get();
+        assertEquals(400, plain.statusCode(), "a model without recent answers is estimated at 4096");
+        assertTrue(plain.body().contains(" and 4096 for its answer (the gateway's default for a model without recent"
+                + " answers)."), plain.body());
+    }
+
+    @Test
+    void withoutMaxTokensAModelWithoutRecentAnswersIsEstimatedAt4096TokensNotItsOutputCap() throws Exception {
+        String key = key(10, 40_000);
         String body = "{\"model\":\"openai/gpt-5\",\"messages\":[]}";
 
         CompletableFuture<HttpResponse<String>> sent = send(key, body);
         answer(upstream.take(WAIT), 200, ANSWER);
 
-        assertEquals(200, sent.get().statusCode(), "gpt-5 may write 128 000 tokens of its 400 000: " + sent.get().body());
-        assertEquals(Long.toString(130_000 - (body.length() + 3) / 4 - 128_000),
+        assertEquals(200, sent.get().statusCode(), "gpt-5 may write 128 000 tokens: " + sent.get().body());
+        assertEquals(Long.toString(40_000 - (body.length() + 3) / 4 - 4096),
                 header(sent.get(), "x-ratelimit-remaining-tokens"));
+    }
+
+    @Test
+    void withoutMaxTokensTheOutputEstimateFollowsTheModelsRecentAnswers() throws Exception {
+        String unlimited = KeysApi.json(keys.create("{\"name\":\"unlimited\"}").body()).getString("key");
+        for (int i = 1; i <= 20; i++) {
+            CompletableFuture<HttpResponse<String>> sent = send(unlimited, body(false, 50_000));
+            answer(upstream.take(WAIT), 200, "{\"id\":\"chatcmpl-" + i + "\",\"object\":\"chat.completion\","
+                    + "\"choices\":[],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":" + i * 1000
+                    + ",\"total_tokens\":" + (20 + i * 1000) + "}}");
+            assertEquals(200, sent.get().statusCode());
+        }
+        String key = key(10, 100_000);
+        String body = "{\"model\":\"openai/gpt-5\",\"messages\":[]}";
+
+        CompletableFuture<HttpResponse<String>> sent = send(key, body);
+        answer(upstream.take(WAIT), 200, ANSWER);
+
+        assertEquals(Long.toString(100_000 - (body.length() + 3) / 4 - 19_000),
+                header(sent.get(), "x-ratelimit-remaining-tokens"),
+                "19 000 tokens: 19 of its 20 answers wrote no more, the 95th percentile");
     }
 
     private String key(long rpm, long tpm) {

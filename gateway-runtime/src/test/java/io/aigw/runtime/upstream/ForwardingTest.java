@@ -181,16 +181,17 @@ public final class ForwardingTest {
     }
 
     @Test
-    void aProviderWithoutAKeyAnswers502NamingTheVariableToSet() {
+    void aProviderWithoutAKeyAnswers400NamingTheVariableToSet() {
         front.replace(
                 TestGateway.start(Map.of("providers.xai.base-url", front.upstream().url("/xai/v1").toString()), Map.of()));
 
         HttpResponse<String> response = front.gateway().chat(BODY_TEMPLATE.formatted("xai/grok-4"));
 
-        assertEquals(502, response.statusCode());
-        assertEquals("{\"error\":{\"message\":\"The provider 'xai' has no API key configured: set XAI_API_KEY"
-                + " (or providers.xai.api-key) where the gateway runs.\",\"type\":\"upstream_error\",\"param\":null,"
-                + "\"code\":null}}", response.body());
+        assertEquals(400, response.statusCode());
+        assertEquals("{\"error\":{\"message\":\"The model 'xai/grok-4' goes to the provider 'xai', which has no API"
+                + " key configured on this gateway: its operator sets XAI_API_KEY (or providers.xai.api-key) where the"
+                + " gateway runs.\",\"type\":\"invalid_request_error\",\"param\":\"model\","
+                + "\"code\":\"provider_not_configured\"}}", response.body());
         assertEquals(0, front.upstream().getRequestCount());
     }
 
