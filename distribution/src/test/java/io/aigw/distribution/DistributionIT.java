@@ -204,13 +204,13 @@ public final class DistributionIT {
             String key = create.output().lines().filter(line -> line.startsWith("sk-gw-")).findFirst().orElseThrow();
             try (GatewayProcess gateway = GatewayProcess.start(home, environment)) {
                 String body = "{\"model\":\"openai/gpt-5\",\"messages\":[],\"max_tokens\":5}";
-                // No upstream key: the call fails with 502 and gives its request back, so it can be asked again.
+                // No upstream key: the call is refused with 400 and gives its request back, so it can be asked again.
                 HttpResponse<String> failed = gateway.post("/api/v1/chat/completions", key, body);
-                assertEquals(502, failed.statusCode(), failed.body() + gateway.output());
+                assertEquals(400, failed.statusCode(), failed.body() + gateway.output());
                 assertEquals("0", failed.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow(),
                         gateway.output());
-                assertEquals(502, gateway.post("/api/v1/chat/completions", key, body).statusCode(),
-                        "released, not refused: " + gateway.output());
+                assertEquals(400, gateway.post("/api/v1/chat/completions", key, body).statusCode(),
+                        "released, not refused by the rpm: " + gateway.output());
             }
             Process scan = new ProcessBuilder("redis-cli", "--scan", "--pattern", prefix + "*").start();
             String counted = new String(scan.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

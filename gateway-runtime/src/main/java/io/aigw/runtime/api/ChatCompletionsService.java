@@ -83,9 +83,6 @@ public final class ChatCompletionsService implements HttpService {
         // The key filter registers the caller of every /api/ request; usage records say "unknown" without one.
         Caller caller = request.context().get(Caller.class)
                 .orElseGet(() -> new Caller("unknown", false, KeyPolicy.NONE));
-        if (!caller.policy().allows(chat.model())) {
-            throw new ApiException(ApiError.modelNotAllowed(chat.model()));
-        }
         byte[] prompt = body;
         CallReport report = new CallReport(request.context().get(RequestObserver.RequestId.class)
                 .map(RequestObserver.RequestId::value).orElse("none"), chat.model(), started);
@@ -97,6 +94,10 @@ public final class ChatCompletionsService implements HttpService {
         RateLimitGate.Held held = RateLimitGate.Held.NOTHING;
         PriceBook prices = routes.prices();
         try {
+            // Refused past the report, as every policy is: logged, counted and recorded with its model.
+            if (!caller.policy().allows(chat.model())) {
+                throw new ApiException(ApiError.modelNotAllowed(chat.model()));
+            }
             Destination destination = routes.table().destination(chat.model());
             held = limits.admit(caller, chat, body.length, destination, prices, response);
             forwardWatched(chat, destination, response, report, costHeader ? Optional.of(prices) : Optional.empty());

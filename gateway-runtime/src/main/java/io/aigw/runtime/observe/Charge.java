@@ -15,12 +15,14 @@ import java.util.function.LongSupplier;
  *       or an upstream that does not send one), and a plain answer cut short after it began to
  *       reach the caller, are charged for what was relayed, estimated ({@link TextEstimate}): the
  *       prompt's text and the text relayed;</li>
- *   <li>a request no upstream billed costs nothing: none was tried, or the last one answered with
- *       an error status and no usage;</li>
+ *   <li>a request no upstream billed costs nothing ({@link Cost.NotBilled}): none was tried (it
+ *       used no tokens either), or the last one answered with an error status and no usage;</li>
  *   <li>anything else is unknown: a whole plain answer without usage.</li>
  * </ul>
  */
 public record Charge(TokenUsage tokens, Cost cost) {
+    /** What a request no provider was tried for used: nothing, counted, not unknown. */
+    private static final TokenUsage NO_TOKENS = new TokenUsage(0, 0, 0);
 
     /**
      * @param promptTextBytes the bytes of text in the request, read only for an estimate
@@ -28,7 +30,7 @@ public record Charge(TokenUsage tokens, Cost cost) {
     public static Charge of(CallReport report, PriceBook prices, LongSupplier promptTextBytes) {
         TokenUsage usage = report.usage();
         if (report.provider() == null) {
-            return new Charge(usage, prices.nothing());
+            return new Charge(NO_TOKENS, new Cost.NotBilled());
         }
         boolean counted = usage.promptTokens() >= 0 && usage.completionTokens() >= 0;
         if (counted || usage.reportedCost().isPresent()) {
@@ -41,7 +43,7 @@ public record Charge(TokenUsage tokens, Cost cost) {
             return new Charge(estimate, prices.estimate(report.provider(), report.upstreamModel(), estimate));
         }
         if (report.wasRefusedByUpstream()) {
-            return new Charge(usage, prices.nothing());
+            return new Charge(usage, new Cost.NotBilled());
         }
         return new Charge(usage, prices.cost(report.provider(), report.upstreamModel(), usage));
     }

@@ -26,7 +26,12 @@ public sealed interface Cost {
         /** Counts the upstream reported, at a table's prices. */
         PRICED(2),
         /** Counts the gateway estimated, where the upstream reported none, at a table's prices. */
-        ESTIMATED(3);
+        ESTIMATED(3),
+        /**
+         * Zero, since no upstream billed the request: none was tried (the gateway refused or could not
+         * route it), or the one tried answered with an error and reported no usage.
+         */
+        NONE(4);
 
         private final int code;
         private final String label;
@@ -112,6 +117,19 @@ public sealed interface Cost {
         @Override
         public Optional<String> priceVersion() {
             return Optional.of(version);
+        }
+    }
+
+    /** No upstream billed the request ({@link Basis#NONE}): it cost nothing, and no price table says so. */
+    record NotBilled() implements Cost {
+        @Override
+        public Optional<Usd> amount() {
+            return Optional.of(Usd.ZERO);
+        }
+
+        @Override
+        public Basis basis() {
+            return Basis.NONE;
         }
     }
 

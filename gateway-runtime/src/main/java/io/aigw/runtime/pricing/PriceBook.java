@@ -110,11 +110,6 @@ public final class PriceBook {
         return new Cost.Estimated(price.get().cost(estimated), version);
     }
 
-    /** The cost of a request no upstream billed: zero, by this table. */
-    public Cost nothing() {
-        return new Cost.Priced(Usd.ZERO, version);
-    }
-
     @Override
     public String toString() {
         return "PriceBook " + version + " (" + size() + " models priced)";

@@ -73,7 +73,7 @@ final class UsageReports {
         }
     }
 
-    /** The rollup keeps a request the gateway answered itself under provider and model ''. */
+    /** The rollup keeps a request no provider was tried for under provider '' (older ones under model '' too). */
     private static String emptyAsNull(String value) {
         return value == null || value.isEmpty() ? null : value;
     }

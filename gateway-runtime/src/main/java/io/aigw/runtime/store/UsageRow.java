@@ -5,8 +5,10 @@ import java.util.Optional;
 
 /**
  * One group of a usage report. The dimensions the report is not grouped by are null, as are a key's
- * name when the key is not in the store (the configured master key) and the provider and model of
- * requests the gateway answered itself.
+ * name when the key is not in the store (the configured master key) and the provider of requests no
+ * provider was tried for (refused by a key's policy or limits, or not routable): their model is the
+ * one the caller asked for ({@code openai/gpt-5}), where others name the provider's model
+ * ({@code gpt-5}).
  *
  * @param requests     chat completions (failed attempts that were billed are not requests)
  * @param costNanos    the sum of the known costs, in nano-dollars

@@ -182,9 +182,11 @@ final class UsageWriter {
     private static void addToRollup(Connection connection, List<UsageRecord> records) throws SQLException {
         Map<Group, long[]> groups = new HashMap<>();
         for (UsageRecord record : records) {
+            // A request no provider was tried for (refused, or not routable) is kept under the model its
+            // caller asked for, and no provider: a report shows what was refused, not an unnamed row.
             Group group = new Group(Math.floorDiv(record.time().toEpochMilli(), MILLIS_PER_DAY), record.keyId(),
                     record.provider() == null ? "" : record.provider(),
-                    record.upstreamModel() == null ? "" : truncate(record.upstreamModel(), 300));
+                    truncate(record.provider() == null ? record.requestedModel() : record.upstreamModel(), 300));
             long[] sums = groups.computeIfAbsent(group, ignored -> new long[8]);
             Cost cost = record.cost();
             sums[0] += record.failedAttempt() ? 0 : 1;

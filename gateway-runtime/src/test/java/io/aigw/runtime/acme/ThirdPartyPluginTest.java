@@ -87,14 +87,14 @@ public final class ThirdPartyPluginTest {
     }
 
     @Test
-    void withoutItsKeyItsModelsGet502NamingTheVariable() {
+    void withoutItsKeyItsModelsGet400NamingTheVariable() {
         try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
             HttpResponse<String> response = gateway.chat(
                     "{\"model\":\"acme/big-model\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}");
 
-            assertEquals(502, response.statusCode(), response.body());
+            assertEquals(400, response.statusCode(), response.body());
             assertTrue(response.body().contains("ACME_API_KEY"), response.body());
-            assertTrue(response.body().contains("\"type\":\"upstream_error\""), response.body());
+            assertTrue(response.body().contains("\"code\":\"provider_not_configured\""), response.body());
         }
     }
 

@@ -51,7 +51,7 @@ public final class MasterKeyTest {
         try (TestGateway gateway = TestGateway.start(Map.of(), Map.of("GATEWAY_MASTER_KEY", key))) {
             assertEquals(200, models(gateway.gateway(), key).statusCode());
             // Routed and refused for want of an upstream key: past the key check.
-            assertEquals(502, chat(gateway.gateway(), key, "xai/grok-4").statusCode());
+            assertEquals(400, chat(gateway.gateway(), key, "xai/grok-4").statusCode());
             assertEquals(401, models(gateway.gateway(), TestGateway.KEY).statusCode());
             assertEquals(401, chat(gateway.gateway(), TestGateway.KEY, "xai/grok-4").statusCode());
         }
@@ -73,7 +73,7 @@ public final class MasterKeyTest {
             first = gateway.generatedMasterKey().orElseThrow();
             assertTrue(first.matches("sk-gw-[A-Za-z0-9_-]{43}"), first);
             assertEquals(200, models(gateway, first).statusCode());
-            assertEquals(502, chat(gateway, first, "xai/grok-4").statusCode());
+            assertEquals(400, chat(gateway, first, "xai/grok-4").statusCode());
             assertEquals(401, models(gateway, first.substring(0, first.length() - 1)).statusCode());
         }
         try (Gateway gateway = start("second", Map.of())) {

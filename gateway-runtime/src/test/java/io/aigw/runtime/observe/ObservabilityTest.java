@@ -87,7 +87,7 @@ public final class ObservabilityTest {
     @Test
     void metricsCountRequestsTokensFallbacksAndCooldownsWithBoundedLabels() {
         double okBefore = metric("gateway_requests_total", "model=\"openai/gpt-5\",provider=\"openai\"", "status=\"200\"");
-        double otherBefore = metric("gateway_requests_total", "model=\"other\",provider=\"none\"", "status=\"502\"");
+        double otherBefore = metric("gateway_requests_total", "model=\"other\",provider=\"none\"", "status=\"400\"");
         double tokensBefore = metric("gateway_tokens_total", "direction=\"out\",model=\"openai/gpt-5\"", "openai");
         double fallbacksBefore = metric("gateway_fallbacks_total", "provider=\"openai\"", "");
         double cooldownsBefore = metric("gateway_key_cooldowns_total", "provider=\"openai\"", "");
@@ -105,7 +105,7 @@ public final class ObservabilityTest {
         assertEquals(okBefore + 1, metric(metrics, "gateway_requests_total", "model=\"openai/gpt-5\",provider=\"openai\"",
                 "status=\"200\""), metrics);
         assertEquals(otherBefore + 1, metric(metrics, "gateway_requests_total", "model=\"other\",provider=\"none\"",
-                "status=\"502\""));
+                "status=\"400\""));
         assertEquals(tokensBefore + 4, metric(metrics, "gateway_tokens_total", "direction=\"out\",model=\"openai/gpt-5\"",
                 "openai"));
         assertEquals(fallbacksBefore + 1, metric(metrics, "gateway_fallbacks_total", "provider=\"openai\"", ""));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.StreamResponse;
-import com.openai.errors.InternalServerException;
+import com.openai.errors.BadRequestException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -88,12 +88,13 @@ public final class OpenAiSdkTest {
     }
 
     @Test
-    void aProviderWithoutAKeyThrowsTheSdksServerException() {
-        InternalServerException failed = assertThrows(InternalServerException.class,
+    void aProviderWithoutAKeyThrowsTheSdksBadRequestException() {
+        BadRequestException failed = assertThrows(BadRequestException.class,
                 () -> client(TestGateway.KEY).chat().completions().create(params().toBuilder().model("xai/grok-4")
                         .build()));
 
-        assertEquals(502, failed.statusCode());
+        assertEquals(400, failed.statusCode());
+        assertEquals("provider_not_configured", failed.code().orElseThrow());
         assertTrue(failed.getMessage().contains("XAI_API_KEY"), failed.getMessage());
     }
 

@@ -48,7 +48,7 @@ public final class UsageRollupTest {
                             PRICES.version()), false),
                     record(LAST_SECOND, billing, "openai", "gpt-5", 30, 0, new Cost.Priced(new Usd(60_000),
                             PRICES.version()), true),
-                    record(LAST_SECOND, "master", null, null, -1, -1, PRICES.nothing(), false)));
+                    record(LAST_SECOND, "master", null, null, 0, 0, new Cost.NotBilled(), false)));
             store.recordUsage(List.of(
                     record(LAST_SECOND, billing, "openai", "gpt-5", 4, 1, new Cost.Estimated(new Usd(16_000),
                             PRICES.version()), false),
@@ -60,7 +60,7 @@ public final class UsageRollupTest {
             List<String> rollup = List.of(
                     "20782 " + billing + " openai gpt-5: 2 44 6 50 146000 3 0 1",
                     "20782 " + billing + " xai grok-5: 1 7 3 10 0 0 1 0",
-                    "20782 master  : 1 0 0 0 0 1 0 0",
+                    "20782 master  xai/grok-4: 1 0 0 0 0 1 0 0",
                     "20783 " + billing + " openai gpt-5: 1 2 2 4 5 1 0 0");
             assertEquals(rollup, database.rollup());
 
@@ -72,7 +72,8 @@ public final class UsageRollupTest {
                             146_000, 3, 0, 1),
                     new UsageRow(billing, "billing", "xai", "grok-5", LocalDate.of(2026, 11, 25), 1, 7, 3, 10, 0, 0,
                             1, 0),
-                    new UsageRow("master", null, null, null, LocalDate.of(2026, 11, 25), 1, 0, 0, 0, 0, 1, 0, 0),
+                    new UsageRow("master", null, null, "xai/grok-4", LocalDate.of(2026, 11, 25), 1, 0, 0, 0, 0, 1, 0,
+                            0),
                     new UsageRow(billing, "billing", "openai", "gpt-5", LocalDate.of(2026, 11, 26), 1, 2, 2, 4, 5, 1,
                             0, 0)), store.usage(byKeyModelAndDay));
             assertEquals(List.of(new UsageRow(billing, "billing", null, null, null, 4, 53, 11, 64, 146_005, 4, 1, 1)),

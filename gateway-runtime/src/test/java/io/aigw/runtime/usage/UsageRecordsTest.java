@@ -104,7 +104,7 @@ public final class UsageRecordsTest {
 
         assertEquals(List.of(
                 "master gateway/auto gemini gemini-flash-latest 200 1 1 2 fallbacks=1",
-                "master xai/grok-4 null null 502 -1 -1 -1 fallbacks=0"), recordsWhenWritten(2));
+                "master xai/grok-4 null null 400 0 0 0 fallbacks=0"), recordsWhenWritten(2));
     }
 
     private static MockResponse stream(String events) {
