@@ -62,9 +62,10 @@ public final class RefusedRequestsRecordedTest {
 
         HttpResponse<String> csv = keys.send(keys.request("/admin/v1/usage?group_by=model", TestGateway.KEY)
                 .header("Accept", "text/csv").GET());
-        assertEquals(List.of("provider,model,requests,prompt_tokens,completion_tokens,total_tokens,cost_usd,"
-                        + "unknown_cost,estimated_cost", ",anthropic/claude-haiku-4-5,1,0,0,0,0.000000000,0,0",
-                ",openai/gpt-5,1,0,0,0,0.000000000,0,0", ",xai/grok-4,1,0,0,0,0.000000000,0,0"),
+        assertEquals(List.of("\"provider\",\"model\",\"requests\",\"prompt_tokens\",\"completion_tokens\","
+                        + "\"total_tokens\",\"cost_usd\",\"unknown_cost\",\"estimated_cost\"",
+                ",\"anthropic/claude-haiku-4-5\",1,0,0,0,0.000000000,0,0", ",\"openai/gpt-5\",1,0,0,0,0.000000000,0,0",
+                ",\"xai/grok-4\",1,0,0,0,0.000000000,0,0"),
                 csv.body().lines().toList(), "no provider was tried: each row is named by the model asked for");
     }
 
