@@ -6,6 +6,7 @@ import io.aigw.runtime.cli.PluginsCommand;
 import io.aigw.runtime.cli.Usage;
 import io.aigw.runtime.cli.UsageCommand;
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.ConfigurationMembers;
 import io.aigw.runtime.config.DatabaseConfig;
 import io.aigw.runtime.config.PluginsConfig;
 import io.aigw.runtime.config.Settings;
@@ -110,7 +111,7 @@ public final class Main {
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */
     private static int manageKeys(Settings settings, List<String> args) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        try (GatewayStore store = JdbcStore.open(DatabaseConfig.read(settings))) {
+        try (GatewayStore store = JdbcStore.open(database(settings))) {
             return new KeysCommand(store, System.out, System.err).run(args);
         } catch (StoreException e) {
             System.err.println("gateway keys: " + e.getMessage());
@@ -124,7 +125,7 @@ public final class Main {
     /** {@code gateway usage ...}: reads the store directly, with only warnings logged. */
     private static int reportUsage(Settings settings, List<String> args) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
-        try (GatewayStore store = JdbcStore.open(DatabaseConfig.read(settings))) {
+        try (GatewayStore store = JdbcStore.open(database(settings))) {
             return new UsageCommand(store, Clock.systemUTC(), System.out, System.err).run(args);
         } catch (StoreException e) {
             System.err.println("gateway usage: " + e.getMessage());
@@ -145,12 +146,18 @@ public final class Main {
     private static int migrate(Settings settings) {
         Logger.getLogger("").setLevel(java.util.logging.Level.WARNING);
         try {
-            JdbcStore.open(DatabaseConfig.read(settings)).close();
+            JdbcStore.open(database(settings)).close();
             return 0;
         } catch (ConfigurationException | StoreException e) {
             System.err.println("gateway migrate: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** The store's settings, for a command that opens it: never from a file with a misspelt key. */
+    private static DatabaseConfig database(Settings settings) {
+        ConfigurationMembers.requireKnown(settings);
+        return DatabaseConfig.read(settings);
     }
 
     private static Config loadConfig() {

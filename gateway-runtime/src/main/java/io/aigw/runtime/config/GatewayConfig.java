@@ -25,9 +25,11 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
     /**
      * Reads every gateway setting.
      *
-     * @throws ConfigurationException naming the key whose value cannot be used
+     * @throws ConfigurationException naming the key whose value cannot be used, or every key the
+     *                                gateway does not know in the sections it owns
      */
     public static GatewayConfig read(Settings settings) {
+        ConfigurationMembers.requireKnown(settings);
         return new GatewayConfig(Listener.read(settings), Limits.read(settings), Upstream.read(settings),
                 DatabaseConfig.read(settings), Keys.read(settings), PluginsConfig.read(settings),
                 RateLimitsConfig.read(settings), settings.getInt("gateway.usage.queue-size", 10_000),

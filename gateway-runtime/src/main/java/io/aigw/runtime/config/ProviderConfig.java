@@ -24,6 +24,11 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, O
                              Optional<String> defaultModel, OptionalInt priority, Map<String, String> headers,
                              List<Model> models) {
 
+    /** The names of the {@code providers.<name>} sections of the configuration file, in its order. */
+    public static List<String> sections(Settings settings) {
+        return settings.node("providers").asNodeList().orElse(List.of()).stream().map(Config::name).toList();
+    }
+
     /** Whether {@code providers.<name>.enabled} leaves the provider on (the default). */
     public static boolean enabled(Settings settings, String name) {
         return settings.getBoolean(key(name, "enabled"), true);

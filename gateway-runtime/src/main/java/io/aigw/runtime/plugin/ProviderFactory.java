@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Turns discovered plugins into {@link Provider}s: each plugin's declaration with its
@@ -55,6 +56,27 @@ public final class ProviderFactory {
             }
         }
         return providers;
+    }
+
+    /**
+     * Says which {@code providers.<name>} sections no plugin of {@code plugins} declares. Such a
+     * section is kept for a plugin installed later, not refused; but a misspelt name leaves its
+     * provider unconfigured.
+     */
+    public void warnOfUnclaimedSections(List<DiscoveredPlugin> plugins) {
+        Set<String> declared = new TreeSet<>();
+        for (DiscoveredPlugin discovered : plugins) {
+            try {
+                declared.add(discovered.plugin().descriptor().prefix());
+            } catch (RuntimeException e) {
+                // Reported where the plugin is skipped.
+            }
+        }
+        ProviderConfig.sections(settings).stream()
+                .filter(name -> !declared.contains(name))
+                .forEach(name -> LOG.log(Level.WARNING, "providers." + name + " configures no installed plugin"
+                        + " (installed: " + String.join(", ", declared) + "): it applies once a plugin declaring"
+                        + " the prefix '" + name + "' is installed."));
     }
 
     /** The plugin's declaration with what configuration says of it applied. */

@@ -58,6 +58,7 @@ public final class PluginReloader {
                         + " cannot be used: " + e);
             }
         }
+        factory.warnOfUnclaimedSections(plugins.all());
         return RoutingTable.of(providers);
     }
 

@@ -8,7 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aigw.runtime.transport.CallerTimeouts;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
+import io.aigw.runtime.testing.LogRecords;
+import io.helidon.common.media.type.MediaTypes;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,10 +20,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The configuration README's table documents: every key's default, and the environment over the file. */
 public final class GatewayConfigTest {
+    private static final Path SHIPPED_FILE = Path.of("../distribution/src/dist/conf/gateway.yaml");
+    private static final Path CONFIGURATION_PAGE = Path.of("../docs/configuration.md");
 
     @Test
     void withNothingSetEveryKeyHasTheDefaultReadmeDocuments() {
@@ -155,6 +163,164 @@ public final class GatewayConfigTest {
         assertFalse(openai.toString().contains("sk-from-vendor"), openai.toString());
         assertTrue(ProviderConfig.enabled(settings, "openai"));
         assertFalse(ProviderConfig.enabled(settings(Map.of(), Map.of("PROVIDERS_XAI_ENABLED", "false")), "xai"));
+    }
+
+    @Test
+    void aMisspeltMemberOfAnySectionTheGatewayOwnsRefusesTheStartNamingEachByItsPath() {
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> read(yaml("""
+                gateway:
+                  port: 8080
+                  aliases:
+                    fast: openai/gpt-5-mini
+                  timeouts:
+                    conect: 5s
+                  database:
+                    url: jdbc:sqlite:data/gateway.db
+                    pool_size: 4
+                providers:
+                  openai:
+                    api-key: sk-upstream
+                    kyes:
+                      - name: first
+                    models:
+                      - id: my-tune
+                        context_length: 8000
+                  gemini:
+                    priority: 2
+                  some-provider-installed-later:
+                    base-url: http://127.0.0.1:9/v1
+                    base_url: http://127.0.0.1:9/v1
+                """), Map.of()));
+
+        assertEquals("unknown configuration key gateway.aliases (known: access-log, auto, body-memory, cost-header,"
+                + " database, host, http2, keys, limits, master-key, max-body-size, max-concurrent-requests, name,"
+                + " observe, plugins, port, protocols, shutdown, timeouts, transport, upstream-tls, usage);"
+                + " unknown configuration key gateway.database.pool_size (known: check-interval, password, pool-size,"
+                + " timeout, url, user);"
+                + " unknown configuration key gateway.timeouts.conect (known: caller-body, caller-headers,"
+                + " caller-keep-alive, connect, first-byte, idle, total);"
+                + " unknown configuration key providers.openai.kyes (known: api-key, base-url, default-model,"
+                + " enabled, headers, models, prefix, priority);"
+                + " unknown configuration key providers.openai.models.0.context_length (known: context-length, id,"
+                + " name, owned-by, pricing);"
+                + " unknown configuration key providers.some-provider-installed-later.base_url (known: api-key,"
+                + " base-url, default-model, enabled, headers, models, prefix, priority)."
+                + " A key the gateway does not read would be ignored: correct or remove it (docs/configuration.md"
+                + " lists every key).", refused.getMessage());
+    }
+
+    @Test
+    void aValueWhereMembersBelongAndMembersBelowAValueAreRefused() {
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> read(yaml("""
+                gateway:
+                  timeouts: 10s
+                  port:
+                    number: 8080
+                """), Map.of()));
+
+        assertEquals("unknown configuration key gateway.port.number (gateway.port takes a value);"
+                + " configuration key gateway.timeouts holds members, not a value."
+                + " A key the gateway does not read would be ignored: correct or remove it (docs/configuration.md"
+                + " lists every key).", refused.getMessage());
+    }
+
+    @Test
+    void helidonsSectionsTheirSettingsAndOtherTopLevelKeysAreLeftToTheirReaders() {
+        LogRecords logged = LogRecords.capture();
+        GatewayConfig config;
+        try (logged) {
+            config = read(yaml("""
+                gateway:
+                  protocols:
+                    http_1_1:
+                      max-prologue-length: 8192
+                  upstream-tls:
+                    trust:
+                      pem:
+                        certificates:
+                          resource:
+                            path: /etc/gateway/ca.pem
+                providers:
+                  openai:
+                    headers:
+                      OpenAI-Organization: org-1
+                    models:
+                      - id: my-tune
+                        context-length: 8000
+                        pricing:
+                          input: 1
+                          output: 2
+                  xai:
+                server:
+                  max-tcp-connections: 100
+                  connection-options:
+                    tcp-no-delay: true
+                  features:
+                    observe:
+                      enabled: true
+                logging:
+                  level: INFO
+                """), Map.of("GATEWAY_URL", "http://127.0.0.1:8080", "GATEWAY_ADMIN_KEY", "sk-gw-admin",
+                    "SERVER_PORT", "9999", "PATH", "/usr/bin", "GATEWAY_TIMEOUTS", "10s"));
+        }
+
+        assertEquals(List.of("The configuration's top-level key 'logging' is not read by the gateway, which reads"
+                + " gateway, providers and server (Helidon's): it is ignored."),
+                logged.messages(java.util.logging.Level.WARNING, "io.aigw.runtime.config"));
+        assertEquals(8192, config.listener().protocols().get("http_1_1.max-prologue-length").asInt().get());
+        assertEquals(100, config.listener().server().get("max-tcp-connections").asInt().get());
+    }
+
+    @Test
+    void theShippedFileLoadsAsShippedAndWithEveryKeyItDocumentsUncommented() throws IOException {
+        String shipped = Files.readString(SHIPPED_FILE);
+
+        read(yaml(shipped), Map.of());
+        String uncommented = uncommented(shipped);
+        assertTrue(uncommented.contains("\n        context-length: 128000"), uncommented);
+        GatewayConfig config = read(yaml(uncommented), Map.of());
+        assertEquals(10_485_760, config.limits().maxBodyBytes());
+        assertEquals(Duration.ofMinutes(10), config.upstream().timeouts().total());
+    }
+
+    @Test
+    void everyGatewayAndProviderKeyTheConfigurationPageDocumentsIsKnown() throws IOException {
+        Map<String, String> documented = new java.util.LinkedHashMap<>();
+        Matcher row = Pattern.compile("(?m)^\\| `((?:gateway|providers)\\.[^`]+)`").matcher(
+                Files.readString(CONFIGURATION_PAGE));
+        while (row.find()) {
+            String key = row.group(1).replace("<name>", "openai").replace("<Header>", "X-Title")
+                    .replace("*", "max-prologue-length");
+            documented.put(key.endsWith(".models") ? key + ".0.id" : key, "1");
+        }
+
+        assertTrue(documented.size() > 40, documented.toString());
+        ConfigurationMembers.requireKnown(settings(documented, Map.of()));
+    }
+
+    /**
+     * The shipped file with its commented-out keys switched on: each line {@code # key: value} below
+     * the first section, with its indentation kept.
+     */
+    private static String uncommented(String shipped) {
+        StringBuilder file = new StringBuilder();
+        boolean sections = false;
+        Pattern commentedKey = Pattern.compile("^( *)# ( *(?:- )?[A-Za-z0-9_-]+:(?: .*)?)$");
+        for (String line : shipped.split("\n")) {
+            sections |= line.equals("gateway:");
+            Matcher key = commentedKey.matcher(line);
+            file.append(sections && key.matches() ? key.group(1) + key.group(2) : line).append('\n');
+        }
+        return file.toString();
+    }
+
+    private static Config yaml(String text) {
+        return Config.builder(ConfigSources.create(text, MediaTypes.APPLICATION_X_YAML))
+                .disableEnvironmentVariablesSource().disableSystemPropertiesSource().build();
+    }
+
+    private static GatewayConfig read(Config file, Map<String, String> environment) {
+        return GatewayConfig.read(new Settings(file, environment));
     }
 
     private static GatewayConfig read(Map<String, String> file, Map<String, String> environment) {
