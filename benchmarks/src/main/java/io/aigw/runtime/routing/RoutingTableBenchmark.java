@@ -61,6 +61,6 @@ public class RoutingTableBenchmark extends HotPathBenchmark {
     private static Provider provider(String prefix, boolean stripsPrefix, boolean catchAll, int priority,
             String baseUrl) {
         return new Provider(prefix, prefix, stripsPrefix, catchAll, "default-model", priority, URI.create(baseUrl),
-                Optional.empty(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), "benchmark");
+                Optional.empty(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), 0, "benchmark");
     }
 }

@@ -1,6 +1,7 @@
 package io.aigw.runtime.api;
 
 import io.aigw.runtime.auth.Caller;
+import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.plugin.ModelEntry;
@@ -10,24 +11,34 @@ import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.KeyPolicy;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
 import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code GET /api/v1/models}: {@code gateway/auto} first, then every installed provider's catalogue
  * in priority order, each id as a caller writes it; for a key with a {@code models} policy, only
- * those it allows. The catalogue changes only when a plugin reload
- * swaps the routing table, so the answer is rendered once per table.
+ * those it allows. {@code GET /api/v1/models/{id}} answers one of them, the id taken whole from the
+ * rest of the path (ids hold slashes: {@code openrouter/anthropic/claude-sonnet-4.5}), written
+ * as it is or with its slashes encoded ({@code %2F}), as the OpenAI SDKs write it. Both in OpenAI's
+ * shape, with the gateway's own members beside OpenAI's. The catalogue changes only when a plugin
+ * reload swaps the routing table, so the answer is rendered once per table.
  */
 public final class ModelsService implements HttpService {
     private static final System.Logger LOG = System.getLogger(ModelsService.class.getName());
+    /** {@code gateway/auto}'s {@code created}: it is the gateway's own model, there since it started. */
+    private static final long GATEWAY_STARTED = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
 
     private final CurrentRoutes routes;
     private final String gatewayLabel;
@@ -38,53 +49,95 @@ public final class ModelsService implements HttpService {
         this.gatewayLabel = gatewayLabel;
     }
 
-    /** The answer for one routing table: its models, and the whole list as JSON. */
-    private record Rendered(RoutingTable table, List<ListedModel> models, byte[] body) {
+    /** The answer for one routing table: its models by id, in order, and the whole list as JSON. */
+    private record Rendered(RoutingTable table, Map<String, ListedModel> models, byte[] body) {
     }
 
-    /** The answer: {@code {"data":[...]}}, as OpenAI's model list. */
-    public record ModelList(List<ListedModel> data) {
+    /** The answer: {@code {"object":"list","data":[...]}}, as OpenAI's model list. */
+    @JsonbPropertyOrder({"object", "data"})
+    public record ModelList(String object, List<ListedModel> data) {
+        ModelList(List<ListedModel> data) {
+            this("list", data);
+        }
     }
 
-    /** A model as callers see it, {@code id} with the prefix that routes to it. */
-    @JsonbPropertyOrder({"id", "name", "contextLength", "ownedBy"})
-    public record ListedModel(String id, String name, long contextLength, String ownedBy) {
+    /**
+     * A model as callers see it: OpenAI's members ({@code id} with the prefix that routes to it,
+     * {@code object}, {@code created}, {@code owned_by}), then the gateway's.
+     */
+    @JsonbPropertyOrder({"id", "object", "created", "ownedBy", "name", "contextLength"})
+    public record ListedModel(String id, String object, long created, String ownedBy, String name,
+                              long contextLength) {
+        ListedModel(String id, long created, String ownedBy, String name, long contextLength) {
+            this(id, "model", created, ownedBy, name, contextLength);
+        }
     }
 
     @Override
     public void routing(HttpRules rules) {
         rules.get("/", this::list);
+        rules.get("/{+id}", this::retrieve);
     }
 
     private void list(ServerRequest request, ServerResponse response) {
-        RoutingTable table = routes.current().table();
-        Rendered answer = rendered;
-        if (answer == null || answer.table() != table) {
-            List<ListedModel> models = models(table, gatewayLabel);
-            answer = new Rendered(table, models, json(models));
-            rendered = answer;
-        }
-        KeyPolicy policy = request.context().get(Caller.class).map(Caller::policy).orElse(KeyPolicy.NONE);
+        Rendered answer = current();
+        KeyPolicy policy = policy(request);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         // A key with an allow-list sees only the models it may use.
         response.send(policy.models().isEmpty() ? answer.body()
-                : json(answer.models().stream().filter(model -> policy.allows(model.id())).toList()));
+                : json(new ModelList(answer.models().values().stream().filter(model -> policy.allows(model.id()))
+                .toList())));
     }
 
-    private static byte[] json(List<ListedModel> models) {
-        return Jsons.BINDING.toJson(new ModelList(models)).getBytes(StandardCharsets.UTF_8);
+    private void retrieve(ServerRequest request, ServerResponse response) {
+        String id = request.path().pathParameters().get("id");
+        ListedModel model = current().models().get(id);
+        // A model the key may not use is not in its list, so it is not found either.
+        if (model == null || !policy(request).allows(id)) {
+            throw new ApiException(notListed(id));
+        }
+        response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.send(json(model));
+    }
+
+    private Rendered current() {
+        RoutingTable table = routes.current().table();
+        Rendered answer = rendered;
+        if (answer == null || answer.table() != table) {
+            Map<String, ListedModel> models = new LinkedHashMap<>();
+            models(table, gatewayLabel).forEach(model -> models.put(model.id(), model));
+            answer = new Rendered(table, Collections.unmodifiableMap(models),
+                    json(new ModelList(List.copyOf(models.values()))));
+            rendered = answer;
+        }
+        return answer;
+    }
+
+    private static KeyPolicy policy(ServerRequest request) {
+        return request.context().get(Caller.class).map(Caller::policy).orElse(KeyPolicy.NONE);
+    }
+
+    private static ApiError notListed(String id) {
+        String shown = id.length() > 100 ? id.substring(0, 100) + "..." : id;
+        return new ApiError(Status.NOT_FOUND_404, "The model '" + shown + "' does not exist: GET /api/v1/models"
+                + " lists the models this key may use.", "invalid_request_error", "model", "model_not_found");
+    }
+
+    private static byte[] json(Object document) {
+        return Jsons.BINDING.toJson(document).getBytes(StandardCharsets.UTF_8);
     }
 
     private static List<ListedModel> models(RoutingTable routing, String gatewayLabel) {
         List<Provider> providers = routing.byPriority();
         List<ListedModel> data = new ArrayList<>();
-        data.add(new ListedModel(RoutingTable.AUTO_MODEL, "Auto: the first available provider's default model",
-                autoContextLength(providers), gatewayLabel));
+        data.add(new ListedModel(RoutingTable.AUTO_MODEL, GATEWAY_STARTED, gatewayLabel,
+                "Auto: the first available provider's default model", autoContextLength(providers)));
         for (Provider provider : providers) {
             for (ModelEntry model : provider.catalogue()) {
                 String id = provider.publicId(model.id());
                 if (reaches(routing, id, provider, model)) {
-                    data.add(new ListedModel(id, model.name(), model.contextLength(), model.ownedBy()));
+                    data.add(new ListedModel(id, provider.modelsCreated(), model.ownedBy(), model.name(),
+                            model.contextLength()));
                 } else {
                     LOG.log(Level.WARNING, "The model '" + id + "' of provider " + provider.name() + " is left out"
                             + " of /api/v1/models: a request for it would not reach " + provider.name() + ".");

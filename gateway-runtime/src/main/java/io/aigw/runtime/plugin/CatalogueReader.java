@@ -10,7 +10,10 @@ import jakarta.json.bind.JsonbException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.JarURLConnection;
 import java.net.URL;
+import java.net.URLConnection;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -46,14 +49,24 @@ final class CatalogueReader {
      *
      * @param pricesAsOf   the day its prices were taken from their source, where it says
      * @param pricesSource where its prices come from (the provider's price page), where it says
+     * @param built        when the resource was made, where its jar or file says: in a jar, the
+     *                     time of its entry, which the build that packed the jar wrote
      */
-    record Catalogue(List<ModelEntry> models, Optional<LocalDate> pricesAsOf, Optional<String> pricesSource) {
+    record Catalogue(List<ModelEntry> models, Optional<LocalDate> pricesAsOf, Optional<String> pricesSource,
+                     Optional<Instant> built) {
     }
 
     static Catalogue read(URL resource, String source) {
         byte[] content;
-        try (InputStream in = resource.openStream()) {
-            content = in.readAllBytes();
+        Optional<Instant> built;
+        try {
+            URLConnection connection = resource.openConnection();
+            try (InputStream in = connection.getInputStream()) {
+                content = in.readAllBytes();
+                // Asked while the stream is open: a jar's entry is then read from the jar file the
+                // stream holds, which closing the stream closes.
+                built = built(connection);
+            }
         } catch (IOException e) {
             throw refused(resource, source, e.getMessage());
         }
@@ -66,14 +79,14 @@ final class CatalogueReader {
                 }
                 return new Catalogue(models(catalogue.models(), resource, source),
                         asOf(catalogue.pricesAsOf(), resource, source),
-                        sourceOfPrices(catalogue.pricesSource(), resource, source));
+                        sourceOfPrices(catalogue.pricesSource(), resource, source), built);
             }
             CatalogueEntry[] entries = Jsons.BINDING.fromJson(new ByteArrayInputStream(content),
                     CatalogueEntry[].class);
             if (entries == null) {
                 throw refused(resource, source, "it is null");
             }
-            return new Catalogue(models(entries, resource, source), Optional.empty(), Optional.empty());
+            return new Catalogue(models(entries, resource, source), Optional.empty(), Optional.empty(), built);
         } catch (JsonException e) {
             throw refused(resource, source, e.getMessage());
         } catch (JsonbException e) {
@@ -122,6 +135,12 @@ final class CatalogueReader {
             throw refused(resource, source, "'prices_source' must say where the prices come from; it is blank");
         }
         return Optional.ofNullable(text);
+    }
+
+    private static Optional<Instant> built(URLConnection connection) throws IOException {
+        long millis = connection instanceof JarURLConnection jar ? jar.getJarEntry().getTime()
+                : connection.getLastModified();
+        return millis > 0 ? Optional.of(Instant.ofEpochMilli(millis)) : Optional.empty();
     }
 
     /** Whether the first character that is not white space opens an object. */

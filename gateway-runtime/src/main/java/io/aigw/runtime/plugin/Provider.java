@@ -18,6 +18,10 @@ import java.util.Set;
  * @param headers           headers sent upstream on every request (the plugin's, then configured ones)
  * @param unsupportedFields top-level request fields removed before forwarding
  * @param catalogue         the provider's models, ids as the upstream knows them
+ * @param modelsCreated     the Unix time, in seconds, its models are listed with as OpenAI's
+ *                          {@code created}: when its plugin's catalogue was built (the time of the
+ *                          catalogue's entry in the plugin jar), else when the gateway started;
+ *                          catalogues give no dates of their own
  * @param source            the jar (or class) the plugin came from, for diagnostics
  */
 public record Provider(
@@ -33,6 +37,7 @@ public record Provider(
         Map<String, String> headers,
         Set<String> unsupportedFields,
         List<ModelEntry> catalogue,
+        long modelsCreated,
         String source) {
 
     /** Returns the id a caller uses for one of this provider's models. */

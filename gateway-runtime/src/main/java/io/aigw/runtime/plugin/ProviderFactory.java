@@ -8,7 +8,8 @@ import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.transport.HeaderSyntax;
 import io.aigw.spi.ProviderDescriptor;
 import java.lang.System.Logger.Level;
-import java.net.URL;
+import java.lang.management.ManagementFactory;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -26,6 +27,10 @@ import java.util.TreeSet;
  */
 public final class ProviderFactory {
     private static final System.Logger LOG = System.getLogger(ProviderFactory.class.getName());
+
+    /** The {@code created} of models whose catalogue has no build time: one the process keeps while it runs. */
+    private static final Instant GATEWAY_STARTED = Instant.ofEpochMilli(
+            ManagementFactory.getRuntimeMXBean().getStartTime());
 
     private final Settings settings;
     private final PluginCalls calls;
@@ -88,6 +93,8 @@ public final class ProviderFactory {
                     throw new ConfigurationException("The plugin " + discovered.source() + " is refused: its"
                             + " extraHeaders() sets '" + header + "', which cannot be: " + ReservedHeaders.RULE + ".");
                 });
+        Optional<CatalogueReader.Catalogue> shipped = declared.catalogue()
+                .map(url -> CatalogueReader.read(url, discovered.source()));
         Map<String, String> headers = new LinkedHashMap<>(declared.extraHeaders());
         headers.putAll(config.headers());
         requireWritable(descriptor.prefix(), headers, config);
@@ -98,7 +105,9 @@ public final class ProviderFactory {
                 config.baseUrl().orElse(descriptor.baseUrl()),
                 config.apiKey().map(key -> new UpstreamKey(key.value())),
                 descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(declared.unsupportedFields()),
-                catalogue(discovered, declared.catalogue(), descriptor.prefix(), config), discovered.source());
+                catalogue(shipped, descriptor.prefix(), config),
+                shipped.flatMap(CatalogueReader.Catalogue::built).orElse(GATEWAY_STARTED).getEpochSecond(),
+                discovered.source());
     }
 
     /**
@@ -124,11 +133,9 @@ public final class ProviderFactory {
      * The plugin's shipped catalogue, with the configured entries added, or changing by id what they
      * set of a shipped one (its name, context length, owner or price).
      */
-    private static List<ModelEntry> catalogue(DiscoveredPlugin discovered, Optional<URL> resource, String name,
+    private static List<ModelEntry> catalogue(Optional<CatalogueReader.Catalogue> shipped, String name,
                                               ProviderConfig config) {
         Map<String, ModelEntry> models = new LinkedHashMap<>();
-        Optional<CatalogueReader.Catalogue> shipped = resource.map(url -> CatalogueReader.read(url,
-                discovered.source()));
         shipped.ifPresent(catalogue -> catalogue.models().forEach(model -> models.put(model.id(), model)));
         for (ProviderConfig.Model model : config.models()) {
             models.put(model.id(), configured(model, Optional.ofNullable(models.get(model.id())), name));

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -107,12 +109,18 @@ public final class ThirdPartyPluginTest {
             String models = response.body();
             // acme's priority, 50, puts it after openrouter's 5: last.
             int openrouter = models.indexOf("{\"id\":\"openrouter/auto\"");
-            int big = models.indexOf("{\"id\":\"acme/big-model\",\"name\":\"Acme Big\",\"context_length\":64000,"
-                    + "\"owned_by\":\"acme\"}");
-            int small = models.indexOf("{\"id\":\"acme/small-model\",\"name\":\"Acme Small\",\"context_length\":16000,"
-                    + "\"owned_by\":\"acme\"}");
+            int big = at(models, "{\"id\":\"acme/big-model\",\"object\":\"model\",\"created\":\\d+,\"owned_by\":\"acme\","
+                    + "\"name\":\"Acme Big\",\"context_length\":64000}");
+            int small = at(models, "{\"id\":\"acme/small-model\",\"object\":\"model\",\"created\":\\d+,"
+                    + "\"owned_by\":\"acme\",\"name\":\"Acme Small\",\"context_length\":16000}]}$");
             assertTrue(openrouter > 0 && big > openrouter && small > big, models);
-            assertTrue(models.endsWith("\"owned_by\":\"acme\"}]}"), models);
         }
+    }
+
+    /** Where {@code pattern} (literal but for {@code \\d+} and {@code $}) first matches, or -1. */
+    private static int at(String text, String pattern) {
+        Matcher match = Pattern.compile(pattern.replace("{", "\\{").replace("[", "\\[").replace("]", "\\]"))
+                .matcher(text);
+        return match.find() ? match.start() : -1;
     }
 }

@@ -6,22 +6,36 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.plugin.DiscoveredPlugin;
+import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.testing.KeysApi;
+import io.aigw.runtime.testing.PluginJarMaker;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code GET /api/v1/models} and the key check in front of both endpoints. */
+/** {@code GET /api/v1/models}, {@code GET /api/v1/models/{id}} and the key check in front of the endpoints. */
 public final class ModelsEndpointTest {
     private static final String UNAUTHORIZED = "{\"error\":{\"message\":\"Invalid or missing workspace key. Send"
             + " 'Authorization: Bearer sk-gw-...'.\",\"type\":\"authentication_error\",\"param\":null,"
@@ -49,30 +63,39 @@ public final class ModelsEndpointTest {
     }
 
     @Test
-    void theListStartsWithAutoThenEveryCatalogueByPriorityWithExactlyFourFields() {
+    void theListIsInOpenAisShapeAutoFirstThenEveryCatalogueByPriorityEachWithTheGatewaysTwoMembersBeside() {
         try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
             HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models").build());
 
             assertEquals(200, response.statusCode());
             assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+            assertTrue(response.body().startsWith("{\"object\":\"list\",\"data\":[{\"id\":\"gateway/auto\","
+                    + "\"object\":\"model\",\"created\":"), response.body());
             JsonObject body = Json.createReader(new StringReader(response.body())).readObject();
-            assertEquals(Set.of("data"), body.keySet());
+            assertEquals(Set.of("object", "data"), body.keySet());
             JsonArray data = body.getJsonArray("data");
             JsonObject auto = data.getJsonObject(0);
             assertEquals("gateway/auto", auto.getString("id"));
             assertEquals("Auto: the first available provider's default model", auto.getString("name"));
             assertEquals("aigw", auto.getString("owned_by"));
+            assertEquals(ManagementFactory.getRuntimeMXBean().getStartTime() / 1000, created(auto));
             for (JsonValue value : data) {
                 JsonObject model = value.asJsonObject();
-                assertEquals(Set.of("id", "name", "context_length", "owned_by"), model.keySet(), model.toString());
+                assertEquals(List.of("id", "object", "created", "owned_by", "name", "context_length"),
+                        List.copyOf(model.keySet()), model.toString());
+                assertEquals("model", model.getString("object"));
                 assertEquals(JsonValue.ValueType.NUMBER, model.get("context_length").getValueType());
                 assertTrue(model.getJsonNumber("context_length").isIntegral());
+                assertTrue(model.getJsonNumber("created").isIntegral());
+                assertTrue(created(model) > 1_700_000_000 && created(model) <= Instant.now().getEpochSecond(),
+                        model.toString());
             }
             List<String> prefixes = data.stream().map(value -> value.asJsonObject().getString("id"))
                     .map(id -> id.substring(0, id.indexOf('/'))).distinct().toList();
             assertEquals(List.of("gateway", "openai", "gemini", "anthropic", "xai", "openrouter", "acme"), prefixes);
-            assertTrue(response.body().contains("{\"id\":\"openai/gpt-5\",\"name\":\"GPT-5\",\"context_length\":400000,"
-                    + "\"owned_by\":\"openai\"}"));
+            assertTrue(response.body().contains("{\"id\":\"openai/gpt-5\",\"object\":\"model\",\"created\":"
+                    + catalogueBuilt("openai") + ",\"owned_by\":\"openai\",\"name\":\"GPT-5\","
+                    + "\"context_length\":400000}"), response.body());
             assertEquals(1, count(response.body(), "\"openrouter/auto\""));
             assertFalse(response.body().contains("openrouter/openrouter"));
             List<String> ids = data.stream().map(value -> value.asJsonObject().getString("id")).toList();
@@ -93,8 +116,9 @@ public final class ModelsEndpointTest {
             List<String> prefixes = data.stream().map(value -> value.asJsonObject().getString("id"))
                     .map(id -> id.substring(0, id.indexOf('/'))).distinct().toList();
             assertEquals(List.of("gateway", "xai", "openai", "gemini", "claude", "openrouter", "acme"), prefixes);
-            assertEquals("{\"id\":\"claude/claude-sonnet-4-5\",\"name\":\"Claude Sonnet 4.5\",\"context_length\":200000,"
-                    + "\"owned_by\":\"anthropic\"}", data.stream().map(JsonValue::toString)
+            assertEquals("{\"id\":\"claude/claude-sonnet-4-5\",\"object\":\"model\",\"created\":"
+                    + catalogueBuilt("anthropic") + ",\"owned_by\":\"anthropic\",\"name\":\"Claude Sonnet 4.5\","
+                    + "\"context_length\":200000}", data.stream().map(JsonValue::toString)
                     .filter(model -> model.contains("claude-sonnet-4-5")).findFirst().orElseThrow());
         }
     }
@@ -112,10 +136,13 @@ public final class ModelsEndpointTest {
 
             // anthropic/claude-sonnet-4-5 goes to the anthropic provider: listed once, as its model.
             assertEquals(1, count(body, "\"anthropic/claude-sonnet-4-5\""), body);
-            assertTrue(body.contains("{\"id\":\"anthropic/claude-sonnet-4-5\",\"name\":\"Claude Sonnet 4.5\","
-                    + "\"context_length\":200000,\"owned_by\":\"anthropic\"}"), body);
-            assertTrue(body.contains("{\"id\":\"meta-llama/llama-3-8b\",\"name\":\"Llama 3 8B\",\"context_length\":8192,"
-                    + "\"owned_by\":\"meta-llama\"}"), body);
+            assertTrue(body.contains("{\"id\":\"anthropic/claude-sonnet-4-5\",\"object\":\"model\",\"created\":"
+                    + catalogueBuilt("anthropic") + ",\"owned_by\":\"anthropic\",\"name\":\"Claude Sonnet 4.5\","
+                    + "\"context_length\":200000}"), body);
+            // A model configuration adds is listed with its provider's catalogue's time.
+            assertTrue(body.contains("{\"id\":\"meta-llama/llama-3-8b\",\"object\":\"model\",\"created\":"
+                    + catalogueBuilt("openrouter") + ",\"owned_by\":\"meta-llama\",\"name\":\"Llama 3 8B\","
+                    + "\"context_length\":8192}"), body);
         }
     }
 
@@ -132,11 +159,14 @@ public final class ModelsEndpointTest {
                 "providers.xai.enabled", "false"), Map.of())) {
             String body = gateway.send(gateway.request("/api/v1/models").build()).body();
 
-            assertTrue(body.contains("{\"id\":\"openai/gpt-5\",\"name\":\"GPT-5 (our deployment)\","
-                    + "\"context_length\":272000,\"owned_by\":\"openai\"}"), body);
+            long created = catalogueBuilt("openai");
+            assertTrue(body.contains("{\"id\":\"openai/gpt-5\",\"object\":\"model\",\"created\":" + created
+                    + ",\"owned_by\":\"openai\",\"name\":\"GPT-5 (our deployment)\",\"context_length\":272000}"),
+                    body);
             assertEquals(1, count(body, "\"openai/gpt-5\""));
-            assertTrue(body.contains("{\"id\":\"openai/ft:gpt-4o:acme:2026\",\"name\":\"Our fine-tune\","
-                    + "\"context_length\":128000,\"owned_by\":\"acme\"}"), body);
+            assertTrue(body.contains("{\"id\":\"openai/ft:gpt-4o:acme:2026\",\"object\":\"model\",\"created\":"
+                    + created + ",\"owned_by\":\"acme\",\"name\":\"Our fine-tune\",\"context_length\":128000}"),
+                    body);
             assertFalse(body.contains("xai/"), body);
         }
     }
@@ -149,6 +179,141 @@ public final class ModelsEndpointTest {
 
         assertEquals("The 'context-length' of the entry 'gpt-5-custom' of providers.openai.models must be a whole"
                 + " number of tokens.", refused.getMessage());
+    }
+
+    @Test
+    void aPluginJarsModelsAreCreatedWhenItsCatalogueWasBuiltNotWhenItWasLoaded(@TempDir Path work) {
+        Path plugins = work.resolve("plugins");
+        Instant built = Instant.parse("2025-08-07T17:00:00Z");
+        new PluginJarMaker(work)
+                .source("com.example.widget.Plugin", PluginJarMaker.pluginSource("widget", "widget", "", """
+                            @Override
+                            public java.util.Optional<java.net.URL> catalogue() {
+                                return java.util.Optional.ofNullable(Plugin.class.getResource("models.json"));
+                            }
+                        """))
+                .service("com.example.widget.Plugin")
+                .resource("com/example/widget/models.json",
+                        "[{\"id\":\"widget-1\",\"name\":\"Widget One\",\"context_length\":32000,\"owned_by\":\"widgets\"}]")
+                .builtAt(built)
+                .writeTo(createDirectories(plugins), "widget.jar");
+
+        try (TestGateway gateway = TestGateway.start(Map.of("gateway.plugins.dir", plugins.toString(),
+                "gateway.plugins.watch", "false"), Map.of())) {
+            HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models/widget/widget-1").build());
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("{\"id\":\"widget/widget-1\",\"object\":\"model\",\"created\":" + built.getEpochSecond()
+                    + ",\"owned_by\":\"widgets\",\"name\":\"Widget One\",\"context_length\":32000}", response.body());
+        }
+    }
+
+    @ParameterizedTest(name = "GET /api/v1/models/{0}")
+    @ValueSource(strings = {"openai/gpt-5", "openai%2Fgpt-5", "openai%2fgpt-5"})
+    void oneModelIsRetrievedByItsIdWrittenWithItsSlashOrEncoded(String path) {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models/" + path).build());
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals("{\"id\":\"openai/gpt-5\",\"object\":\"model\",\"created\":" + catalogueBuilt("openai")
+                    + ",\"owned_by\":\"openai\",\"name\":\"GPT-5\",\"context_length\":400000}", response.body());
+        }
+    }
+
+    @Test
+    void anIdOfSeveralSlashesAndAutoAreRetrievedAsListed() {
+        try (TestGateway gateway = TestGateway.start(Map.of(
+                "providers.openrouter.models.0.id", "meta-llama/llama-3-8b",
+                "providers.openrouter.models.0.context-length", "8192",
+                "providers.openrouter.models.1.id", "openrouter/anthropic/claude-sonnet-4.5",
+                "providers.openrouter.models.1.context-length", "1000000"), Map.of())) {
+            JsonArray data = Json.createReader(new StringReader(
+                    gateway.send(gateway.request("/api/v1/models").build()).body())).readObject().getJsonArray("data");
+            for (String id : List.of("gateway/auto", "meta-llama/llama-3-8b", "openrouter/anthropic/claude-sonnet-4.5",
+                    "openrouter/auto", "acme/small-model")) {
+                HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models/" + id).build());
+
+                assertEquals(200, response.statusCode(), id + ": " + response.body());
+                assertEquals(data.stream().map(JsonValue::toString).filter(model -> model.startsWith("{\"id\":\"" + id
+                        + "\",")).findFirst().orElseThrow(), response.body());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "GET /api/v1/models/{0}")
+    @ValueSource(strings = {"openai/gpt-6", "gpt-5", "nobody/serves-this", "openai/gpt-5/extra", "openai%2Fgpt-6"})
+    void anIdNotInTheListIs404ModelNotFoundInOpenAisShape(String path) {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models/" + path).build());
+
+            assertEquals(404, response.statusCode());
+            assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
+            assertEquals("{\"error\":{\"message\":\"The model '" + path.replace("%2F", "/") + "' does not exist:"
+                    + " GET /api/v1/models lists the models this key may use.\",\"type\":\"invalid_request_error\","
+                    + "\"param\":\"model\",\"code\":\"model_not_found\"}}", response.body());
+        }
+    }
+
+    @Test
+    void aKeyWithAnAllowListRetrievesOnlyTheModelsItMayUse() {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            KeysApi api = KeysApi.of(gateway);
+            String key = KeysApi.json(api.create("{\"name\":\"app\",\"models\":[\"openai/*\"]}").body())
+                    .getString("key");
+
+            assertEquals(200, api.send(api.request("/api/v1/models/openai/gpt-5", key)).statusCode());
+            HttpResponse<String> refused = api.send(api.request("/api/v1/models/anthropic/claude-sonnet-4-5", key));
+            assertEquals(404, refused.statusCode());
+            assertTrue(refused.body().contains("\"code\":\"model_not_found\""), refused.body());
+            assertEquals(200, gateway.send(gateway.request("/api/v1/models/anthropic/claude-sonnet-4-5").build())
+                    .statusCode());
+        }
+    }
+
+    @Test
+    void retrievingNeedsAWorkspaceKeyAsListingDoes() {
+        try (TestGateway gateway = TestGateway.start(Map.of(), Map.of())) {
+            HttpResponse<String> response = gateway.send(HttpRequest.newBuilder(
+                    gateway.uri("/api/v1/models/openai/gpt-5")).build());
+
+            assertEquals(401, response.statusCode());
+            assertEquals(UNAUTHORIZED, response.body());
+        }
+    }
+
+    /**
+     * When the catalogue of a provider's plugin was built, in Unix seconds: the time of its
+     * {@code models.json} in the plugin's jar, or of the file where the plugin is a folder of classes.
+     */
+    private static long catalogueBuilt(String provider) {
+        URL catalogue = PluginDiscovery.discover().stream().map(DiscoveredPlugin::plugin)
+                .filter(plugin -> plugin.descriptor().prefix().equals(provider))
+                .findFirst().orElseThrow().catalogue().orElseThrow();
+        try {
+            if (catalogue.getProtocol().equals("jar")) {
+                String file = catalogue.getPath().substring("file:".length(), catalogue.getPath().indexOf("!/"));
+                try (ZipFile jar = new ZipFile(file)) {
+                    return jar.getEntry(catalogue.getPath().substring(catalogue.getPath().indexOf("!/") + 2))
+                            .getTime() / 1000;
+                }
+            }
+            return Files.getLastModifiedTime(Path.of(catalogue.toURI())).toMillis() / 1000;
+        } catch (IOException | URISyntaxException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Path createDirectories(Path folder) {
+        try {
+            return Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long created(JsonObject model) {
+        return model.getJsonNumber("created").longValueExact();
     }
 
     private static int count(String text, String part) {

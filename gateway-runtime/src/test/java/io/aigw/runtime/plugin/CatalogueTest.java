@@ -19,11 +19,14 @@ import io.aigw.spi.ProviderPlugin;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.net.URL;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +42,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 public final class CatalogueTest {
     private static final String SOURCE = "widget.jar (x.WidgetPlugin)";
+    /** When each catalogue file of these tests says it was last written. */
+    private static final Instant WRITTEN = Instant.parse("2025-08-07T17:00:00Z");
 
     @TempDir
     Path folder;
@@ -57,13 +62,16 @@ public final class CatalogueTest {
             HttpResponse<String> response = gateway.send(gateway.request("/api/v1/models").build());
 
             assertEquals(200, response.statusCode(), response.body());
-            assertEquals("{\"data\":["
-                    + "{\"id\":\"gateway/auto\",\"name\":\"Auto: the first available provider's default model\","
-                    + "\"context_length\":32000,\"owned_by\":\"aigw\"},"
-                    + "{\"id\":\"widget/widget-1\",\"name\":\"Widget \\\"One\\\" \u00e9\",\"context_length\":32000,"
-                    + "\"owned_by\":\"widgets\"},"
-                    + "{\"id\":\"widget/widget-2\",\"name\":\"widget-2\",\"context_length\":8000,"
-                    + "\"owned_by\":\"" + SOURCE + "\"}]}", response.body());
+            // Each model is created when its catalogue was made; gateway/auto when the gateway started.
+            assertEquals("{\"object\":\"list\",\"data\":["
+                    + "{\"id\":\"gateway/auto\",\"object\":\"model\",\"created\":"
+                    + ManagementFactory.getRuntimeMXBean().getStartTime() / 1000 + ",\"owned_by\":\"aigw\","
+                    + "\"name\":\"Auto: the first available provider's default model\",\"context_length\":32000},"
+                    + "{\"id\":\"widget/widget-1\",\"object\":\"model\",\"created\":" + WRITTEN.getEpochSecond()
+                    + ",\"owned_by\":\"widgets\",\"name\":\"Widget \\\"One\\\" \u00e9\",\"context_length\":32000},"
+                    + "{\"id\":\"widget/widget-2\",\"object\":\"model\",\"created\":" + WRITTEN.getEpochSecond()
+                    + ",\"owned_by\":\"" + SOURCE + "\",\"name\":\"widget-2\",\"context_length\":8000}]}",
+                    response.body());
         }
     }
 
@@ -198,6 +206,7 @@ public final class CatalogueTest {
     private URL write(String catalogue) throws IOException {
         Path file = folder.resolve("models.json");
         Files.writeString(file, catalogue);
+        Files.setLastModifiedTime(file, FileTime.from(WRITTEN));
         return file.toUri().toURL();
     }
 }

@@ -8,6 +8,7 @@ import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.http.StreamResponse;
 import com.openai.errors.BadRequestException;
+import com.openai.errors.NotFoundException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -16,6 +17,7 @@ import com.openai.models.models.Model;
 import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.TestGateway;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -71,11 +73,33 @@ public final class OpenAiSdkTest {
     }
 
     @Test
-    void modelsListStartsWithAuto() {
-        List<String> ids = client(TestGateway.KEY).models().list().data().stream().map(Model::id).toList();
+    void modelsListStartsWithAutoAndEveryModelPassesTheSdksValidation() {
+        List<Model> models = validatingClient().models().list().data();
 
+        models.forEach(Model::validate);
+        List<String> ids = models.stream().map(Model::id).toList();
         assertEquals("gateway/auto", ids.get(0));
         assertTrue(ids.contains("openai/gpt-5") && ids.contains("openrouter/auto"), ids.toString());
+        assertTrue(models.size() > 30, ids.toString());
+        assertTrue(models.stream().allMatch(model -> model.created() > 1_700_000_000L), models.toString());
+        Model gpt5 = models.stream().filter(model -> model.id().equals("openai/gpt-5")).findFirst().orElseThrow();
+        assertEquals("openai", gpt5.ownedBy());
+        assertEquals(400_000L, gpt5._additionalProperties().get("context_length").convert(Long.class));
+    }
+
+    @Test
+    void modelsRetrieveAnswersTheListedModelAndAnUnknownIdIsNotFound() {
+        OpenAIClient client = validatingClient();
+        Model listed = client.models().list().data().stream().filter(model -> model.id().equals("openai/gpt-5"))
+                .findFirst().orElseThrow();
+
+        Model retrieved = client.models().retrieve("openai/gpt-5");
+
+        assertEquals(listed, retrieved);
+        NotFoundException missing = assertThrows(NotFoundException.class,
+                () -> client.models().retrieve("openai/gpt-6"));
+        assertEquals(404, missing.statusCode());
+        assertEquals(Optional.of("model_not_found"), missing.code());
     }
 
     @Test
@@ -103,6 +127,16 @@ public final class OpenAiSdkTest {
                 .baseUrl(front.gateway().uri("/api/v1").toString())
                 .apiKey(key)
                 .maxRetries(0)
+                .build();
+    }
+
+    /** A client that checks every answer against the API's schema, as {@code Model.validate()} does. */
+    private OpenAIClient validatingClient() {
+        return OpenAIOkHttpClient.builder()
+                .baseUrl(front.gateway().uri("/api/v1").toString())
+                .apiKey(TestGateway.KEY)
+                .maxRetries(0)
+                .responseValidation(true)
                 .build();
     }
 

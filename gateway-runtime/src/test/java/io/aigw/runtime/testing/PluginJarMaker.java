@@ -14,6 +14,8 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +40,7 @@ public final class PluginJarMaker {
     private final List<String> services = new ArrayList<>();
     private String moduleInfo;
     private String implementationVersion;
+    private Instant built;
     private Path spi = spiLocation();
     private final List<Path> libraries = new ArrayList<>();
 
@@ -102,6 +105,12 @@ public final class PluginJarMaker {
         return this;
     }
 
+    /** Gives every entry of the jar this time, as a build that packed it then would; else the time it is made. */
+    public PluginJarMaker builtAt(Instant time) {
+        built = time;
+        return this;
+    }
+
     /** Compiles against this SPI (a jar or classes folder) instead of the gateway's. */
     public PluginJarMaker against(Path otherSpi) {
         spi = otherSpi;
@@ -163,22 +172,30 @@ public final class PluginJarMaker {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (JarOutputStream jar = new JarOutputStream(bytes, manifest); Stream<Path> files = Files.walk(classes)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                jar.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
+                jar.putNextEntry(entry(classes.relativize(file).toString().replace('\\', '/')));
                 jar.write(Files.readAllBytes(file));
                 jar.closeEntry();
             }
             for (Map.Entry<String, byte[]> resource : resources.entrySet()) {
-                jar.putNextEntry(new JarEntry(resource.getKey()));
+                jar.putNextEntry(entry(resource.getKey()));
                 jar.write(resource.getValue());
                 jar.closeEntry();
             }
             if (!services.isEmpty()) {
-                jar.putNextEntry(new JarEntry("META-INF/services/io.aigw.spi.ProviderPlugin"));
+                jar.putNextEntry(entry("META-INF/services/io.aigw.spi.ProviderPlugin"));
                 jar.write((String.join("\n", services) + "\n").getBytes(StandardCharsets.UTF_8));
                 jar.closeEntry();
             }
         }
         return bytes.toByteArray();
+    }
+
+    private JarEntry entry(String name) {
+        JarEntry entry = new JarEntry(name);
+        if (built != null) {
+            entry.setLastModifiedTime(FileTime.from(built));
+        }
+        return entry;
     }
 
     /**

@@ -149,7 +149,7 @@ public final class FallbackChainTest {
     private static List<Route> routes(String... names) {
         return Arrays.stream(names).map(name -> new Route(new Provider(name, name, true, false, name + "-default", 1,
                 URI.create("http://127.0.0.1:9/v1"), Optional.of(new UpstreamKey("sk-" + name)), "KEY", Map.of(),
-                Set.of(), List.of(), "test"), name + "-default")).toList();
+                Set.of(), List.of(), 0, "test"), name + "-default")).toList();
     }
 
     private static JsonObject json(byte[] body) {
