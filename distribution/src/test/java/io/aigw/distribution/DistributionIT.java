@@ -65,7 +65,8 @@ public final class DistributionIT {
 
             HttpResponse<String> models = gateway.get("/api/v1/models", key);
             assertEquals(200, models.statusCode(), gateway.output());
-            assertTrue(models.body().startsWith("{\"data\":[{\"id\":\"gateway/auto\""), models.body());
+            assertTrue(models.body().startsWith("{\"object\":\"list\",\"data\":[{\"id\":\"gateway/auto\",\"object\":\"model\","),
+                    models.body());
             // The JDK's client asks for h2c, and GATEWAY_HTTP2 lets the server take it up.
             assertEquals(HttpClient.Version.HTTP_2, models.version());
             for (String id : List.of("openai/gpt-5", "gemini/gemini-2.5-pro", "anthropic/claude-haiku-4-5",
@@ -108,8 +109,16 @@ public final class DistributionIT {
         try (FakeUpstream widget = new FakeUpstream();
              GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER,
                      "WIDGET_API_KEY", "widget-upstream-key", "WIDGET_BASE_URL", widget.baseUrl()))) {
-            assertTrue(gateway.get("/api/v1/models", MASTER).body().contains("{\"id\":\"widget/widget-1\","
-                    + "\"name\":\"Widget One\",\"context_length\":32000,\"owned_by\":\"widget\"}"));
+            String widgetModel = "\\{\"id\":\"widget/widget-1\",\"object\":\"model\",\"created\":\\d+,"
+                    + "\"owned_by\":\"widget\",\"name\":\"Widget One\",\"context_length\":32000}";
+            String models = gateway.get("/api/v1/models", MASTER).body();
+            assertTrue(Pattern.compile(widgetModel).matcher(models).find(), models);
+            // The SDKs' models.retrieve, with the id's slash as written and as they encode it.
+            for (String path : List.of("/api/v1/models/widget/widget-1", "/api/v1/models/widget%2Fwidget-1")) {
+                HttpResponse<String> retrieved = gateway.get(path, MASTER);
+                assertEquals(200, retrieved.statusCode(), retrieved.body());
+                assertTrue(retrieved.body().matches(widgetModel), retrieved.body());
+            }
 
             HttpResponse<String> response = gateway.chat(MASTER, "{\"model\":\"widget/widget-1\",\"messages\":[]}");
 
