@@ -75,7 +75,7 @@ public final class ConfigurationMembers {
             Map.entry("access-log", VALUE),
             Map.entry("observe", values("port")),
             Map.entry("shutdown", values("grace-period")),
-            Map.entry("plugins", values("dir", "watch", "settle"))));
+            Map.entry("plugins", values("dir", "watch", "settle", "call-timeout"))));
 
     private static final Member PROVIDERS = new Each(new Section(Map.of(
             "enabled", VALUE,

@@ -71,10 +71,11 @@ public final class ProviderFactory {
     public void warnOfUnclaimedSections(List<DiscoveredPlugin> plugins) {
         Set<String> declared = new TreeSet<>();
         for (DiscoveredPlugin discovered : plugins) {
-            try {
-                declared.add(discovered.plugin().descriptor().prefix());
-            } catch (RuntimeException e) {
-                // Reported where the plugin is skipped.
+            // A plugin whose descriptor fails was refused already, with the reason.
+            if (calls.call(discovered.source() + " descriptor()", discovered.plugin()::descriptor)
+                    instanceof PluginCalls.Answer.Returned<ProviderDescriptor>(ProviderDescriptor descriptor)
+                    && descriptor != null) {
+                declared.add(descriptor.prefix());
             }
         }
         ProviderConfig.sections(settings).stream()

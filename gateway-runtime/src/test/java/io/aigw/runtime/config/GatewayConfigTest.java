@@ -299,6 +299,28 @@ public final class GatewayConfigTest {
     }
 
     /**
+     * A key read under {@code gateway} but missing from {@link ConfigurationMembers} would refuse
+     * every start that sets it: each value the sources read by its literal name is known.
+     */
+    @Test
+    void everyGatewayKeyTheSourcesReadIsKnown() throws IOException {
+        Pattern read = Pattern.compile("(?:settings\\.get\\w*\\(|\\(settings, )\"(gateway\\.[^\"]+)\"");
+        Map<String, String> keys = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                Matcher key = read.matcher(Files.readString(file));
+                while (key.find()) {
+                    keys.put(key.group(1), "1");
+                }
+            }
+        }
+
+        assertTrue(keys.keySet().containsAll(List.of("gateway.port", "gateway.plugins.call-timeout",
+                "gateway.transport.upstream-pool", "gateway.timeouts.caller-body")), keys.toString());
+        ConfigurationMembers.requireKnown(settings(keys, Map.of()));
+    }
+
+    /**
      * The shipped file with its commented-out keys switched on: each line {@code # key: value} below
      * the first section, with its indentation kept.
      */
