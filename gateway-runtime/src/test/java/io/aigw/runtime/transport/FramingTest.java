@@ -98,7 +98,7 @@ final class FramingTest {
             // Kept alive, the connection reads the declared body to its end, and then the next request.
             RawCaller.write(caller, bytes(MODELS));
             Answer next = RawCaller.readAnswer(caller.getInputStream());
-            assertTrue(next.body().startsWith("{\"data\""), next.body());
+            assertTrue(next.body().startsWith("{\"object\":\"list\",\"data\""), next.body());
         }
     }
 
@@ -116,7 +116,7 @@ final class FramingTest {
                 RawCaller.write(caller, bytes(MODELS));
                 Answer next = RawCaller.readAnswer(caller.getInputStream());
                 assertEquals(200, next.status(), next.body());
-                assertTrue(next.body().startsWith("{\"data\""), next.body());
+                assertTrue(next.body().startsWith("{\"object\":\"list\",\"data\""), next.body());
             }
         }
     }

@@ -55,7 +55,7 @@ final class Http10Test {
 
             Answer answer = RawCaller.readAnswer(caller.getInputStream());
             assertEquals(200, answer.status(), answer.body());
-            assertTrue(answer.body().startsWith("{\"data\""), answer.body());
+            assertTrue(answer.body().startsWith("{\"object\":\"list\",\"data\""), answer.body());
             assertEquals("close", answer.headers().get("connection"));
             assertTrue(RawCaller.ended(caller));
         }
