@@ -193,12 +193,13 @@ public final class GatewayConfigTest {
                 """), Map.of()));
 
         assertEquals("unknown configuration key gateway.aliases (known: access-log, auto, body-memory, cost-header,"
-                + " database, host, http2, keys, limits, master-key, max-body-size, max-concurrent-requests, name,"
-                + " observe, plugins, port, protocols, shutdown, timeouts, transport, upstream-tls, usage);"
+                + " database, fairness, host, http2, keys, limits, master-key, max-body-size, max-concurrent-requests,"
+                + " name, observe, plugins, port, protocols, shutdown, timeouts, transport, upstream-tls, usage);"
                 + " unknown configuration key gateway.database.pool_size (known: check-interval, password, pool-size,"
                 + " timeout, url, user);"
-                + " unknown configuration key gateway.timeouts.conect (known: caller-body, caller-headers,"
-                + " caller-keep-alive, connect, first-byte, idle, total);"
+                + " unknown configuration key gateway.timeouts.conect (known: caller-body, caller-body-grace,"
+                + " caller-body-min-rate, caller-headers, caller-keep-alive, caller-send, connect, first-byte, idle,"
+                + " total);"
                 + " unknown configuration key providers.openai.kyes (known: api-key, base-url, default-model,"
                 + " enabled, headers, models, prefix, priority);"
                 + " unknown configuration key providers.openai.models.0.context_length (known: context-length, id,"

@@ -111,7 +111,7 @@ final class ChunkExtensionsTest {
             RawCaller.write(caller, bytes(MODELS));
             Answer next = RawCaller.readAnswer(caller.getInputStream());
             assertEquals(200, next.status(), next.body());
-            assertTrue(next.body().startsWith("{\"data\""), next.body());
+            assertTrue(next.body().startsWith("{\"object\":\"list\",\"data\""), next.body());
         }
     }
 
