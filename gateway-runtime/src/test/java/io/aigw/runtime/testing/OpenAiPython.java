@@ -1,91 +1,181 @@
 package io.aigw.runtime.testing;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The official OpenAI Python SDK ({@code openai} on PyPI), run as a user's script runs it: a
- * Python interpreter in a process of its own, {@code AIGW_PYTHON} or else {@code python3}.
+ * The official OpenAI Python SDK ({@code openai} on PyPI, version {@value #VERSION} exactly), run
+ * as a user's script runs it: a Python process of its own, in a venv this class makes once per
+ * build under the module's {@code target/python-sdk} and reuses while it holds that version.
  *
- * <p>Where that interpreter cannot import {@code openai}, a test on a laptop is skipped with the
- * reason; in CI ({@code CI=true}), where {@code .ci/run} installs the SDK and names its interpreter,
- * it fails: a test of a real client must never be skipped silently there.
+ * <p>The venv is made with {@code AIGW_PYTHON}, or else {@code python3}. Where that Python, its
+ * {@code venv} module or pip's package index is missing, a test on a laptop is skipped with the
+ * reason; in CI ({@code CI=true}) it fails: a test of a real client must never be skipped silently
+ * there. Every step has a time limit, so a stalled index or script fails the test instead of
+ * hanging the build.
  */
 public final class OpenAiPython {
+    /** The SDK release the tests run; raise it on purpose, as any dependency. */
+    public static final String VERSION = "3.22.1";
+
     private static final String VARIABLE = "AIGW_PYTHON";
+    private static final Path VENV = Path.of("target", "python-sdk");
+    private static final Duration MAKE_VENV = Duration.ofMinutes(2);
+    private static final Duration INSTALL = Duration.ofMinutes(5);
+    private static final Duration VERSION_CHECK = Duration.ofMinutes(1);
+
+    /** What this JVM found or made, once; guarded by the class. */
+    private static Optional<Venv> venv = Optional.empty();
 
     private OpenAiPython() {
     }
 
+    /** What a script's process ended with. */
+    public record Finished(int exitCode, String stdout, String stderr) {
+    }
+
+    /** The venv as the first test that needed it left it: usable, or not, and why. */
+    private sealed interface Venv {
+        record Ready(Path python) implements Venv {
+        }
+
+        record Unavailable(String reason) implements Venv {
+        }
+    }
+
     /**
-     * Runs {@code script} ({@code python -c}) with {@code args} as {@code sys.argv[1:]}, expecting it
-     * to end with exit code 0 within two minutes, and returns what it printed on stdout.
+     * Runs {@code script} ({@code python -c}) with {@code args} as {@code sys.argv[1:]} and
+     * {@code environment} added to this process's (less every inherited {@code OPENAI_*}, so that a
+     * real key never reaches it), and fails the test if it has not ended within {@code timeout}.
      */
-    public static String run(String script, String... args) {
-        String python = interpreter();
-        List<String> command = new ArrayList<>(List.of(python, "-c", script));
+    public static Finished run(String script, Map<String, String> environment, Duration timeout, String... args) {
+        Path python = switch (venv()) {
+            case Venv.Ready ready -> ready.python();
+            case Venv.Unavailable unavailable -> {
+                skipOrFail(unavailable.reason());
+                throw new AssertionError("unreachable");
+            }
+        };
+        List<String> command = new ArrayList<>(List.of(python.toString(), "-c", script));
         command.addAll(List.of(args));
-        Process process = start(command);
-        CompletableFuture<String> errors = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-        String output = read(process.getInputStream());
+        return execute(command, environment, timeout).orElseThrow(
+                () -> new AssertionError("the Python script did not end within " + timeout + ": " + script));
+    }
+
+    /** The venv with the pinned SDK, made or completed by the first caller; a failure is not tried again. */
+    private static synchronized Venv venv() {
+        if (venv.isEmpty()) {
+            Path python = VENV.resolve("bin").resolve("python");
+            // The lock keeps two builds of this module from filling one venv at the same time.
+            try (FileChannel channel = FileChannel.open(lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                    FileLock lock = channel.lock()) {
+                venv = Optional.of(hasPinnedSdk(python) ? new Venv.Ready(python) : install(python));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return venv.orElseThrow();
+    }
+
+    private static Path lockFile() throws IOException {
+        Files.createDirectories(VENV.getParent());
+        return VENV.getParent().resolve("python-sdk.lock");
+    }
+
+    private static boolean hasPinnedSdk(Path python) {
+        if (!Files.isExecutable(python)) {
+            return false;
+        }
+        return execute(List.of(python.toString(), "-c", "import openai; print(openai.__version__)"), Map.of(), VERSION_CHECK)
+                .filter(version -> version.exitCode() == 0 && version.stdout().strip().equals(VERSION)).isPresent();
+    }
+
+    private static Venv install(Path python) {
+        String base = System.getenv().getOrDefault(VARIABLE, "python3");
+        if (!Files.isExecutable(python)) {
+            TestGateway.deleteRecursively(VENV);
+            Optional<String> failed = step(List.of(base, "-m", "venv", VENV.toString()), MAKE_VENV);
+            if (failed.isPresent()) {
+                return new Venv.Unavailable("'" + base + " -m venv' could not make the venv " + VENV.toAbsolutePath()
+                        + " (set " + VARIABLE + " to a Python 3 with the venv module): " + failed.get());
+            }
+        }
+        return step(List.of(python.toString(), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                "--retries", "1", "--timeout", "30", "openai==" + VERSION), INSTALL)
+                .<Venv>map(failure -> new Venv.Unavailable("pip could not install openai==" + VERSION + " into "
+                        + VENV.toAbsolutePath() + ": " + failure))
+                .orElse(new Venv.Ready(python));
+    }
+
+    /** Runs one step of making the venv, returning why it failed if it did. */
+    private static Optional<String> step(List<String> command, Duration timeout) {
+        Optional<Finished> finished;
         try {
-            assertTrue(process.waitFor(2, TimeUnit.MINUTES), "the Python script did not end");
+            finished = execute(command, Map.of(), timeout);
+        } catch (UncheckedIOException e) {
+            return Optional.of(e.getCause().getMessage());
+        }
+        if (finished.isEmpty()) {
+            return Optional.of("it did not end within " + timeout);
+        }
+        if (finished.get().exitCode() != 0) {
+            return Optional.of("exit code " + finished.get().exitCode() + "\n" + finished.get().stderr().strip());
+        }
+        return Optional.empty();
+    }
+
+    private static void skipOrFail(String reason) {
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            Assertions.fail(reason + " (CI=true, where the Python SDK tests must run)");
+        }
+        Assumptions.abort(reason);
+    }
+
+    /** Runs {@code command} to its end and returns what it printed, or nothing if it outlived {@code timeout}. */
+    private static Optional<Finished> execute(List<String> command, Map<String, String> environment, Duration timeout) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("OPENAI_"));
+        builder.environment().putAll(environment);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            // Nothing to read from: a script that asks for input ends rather than waits.
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
+        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Finished(process.exitValue(), stdout.join(), stderr.join()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } finally {
             process.destroyForcibly();
-        }
-        assertEquals(0, process.exitValue(), "the Python script failed: " + output + errors.join());
-        return output;
-    }
-
-    /** The interpreter that has the SDK, or else the test is skipped (failed in CI) saying why. */
-    private static String interpreter() {
-        Map<String, String> environment = System.getenv();
-        String python = environment.getOrDefault(VARIABLE, "python3");
-        boolean found;
-        try {
-            // A failed import prints a few lines of traceback, which the pipe holds unread.
-            Process probe = start(List.of(python, "-c", "import openai"));
-            found = probe.waitFor(1, TimeUnit.MINUTES) && probe.exitValue() == 0;
-        } catch (UncheckedIOException e) {
-            found = false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        if (!found) {
-            String reason = "No Python with the OpenAI SDK: '" + python + "' cannot import openai (set " + VARIABLE
-                    + " to an interpreter that can, e.g. a venv's bin/python after 'pip install openai')";
-            if ("true".equalsIgnoreCase(environment.get("CI"))) {
-                Assertions.fail(reason + " (CI=true, where .ci/run installs it)");
-            }
-            Assumptions.abort(reason);
-        }
-        return python;
-    }
-
-    private static Process start(List<String> command) {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        // The script gets its base URL and key as arguments, never a real upstream's from the environment.
-        builder.environment().keySet().removeIf(name -> name.startsWith("OPENAI_"));
-        try {
-            return builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
