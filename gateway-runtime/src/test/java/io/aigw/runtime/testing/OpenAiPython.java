@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * The official OpenAI Python SDK ({@code openai} on PyPI, version {@value #VERSION} exactly), run
  * as a user's script runs it: a Python process of its own, in a venv this class makes once per
- * build under the module's {@code target/python-sdk} and reuses while it holds that version.
+ * build under the module's {@code target/python-sdk} (Maven runs tests in the module's folder)
+ * and reuses while it holds that version.
  *
- * <p>The venv is made with {@code AIGW_PYTHON}, or else {@code python3}. Where that Python, its
- * {@code venv} module or pip's package index is missing, a test on a laptop is skipped with the
+ * <p>The venv is made with {@code AIGW_PYTHON}, or else {@code python3}. Where that Python or its
+ * {@code venv} module is missing, or pip cannot install the SDK, a test on a laptop is skipped with the
  * reason; in CI ({@code CI=true}) it fails: a test of a real client must never be skipped silently
  * there. Every step has a time limit, so a stalled index or script fails the test instead of
  * hanging the build.
