@@ -56,6 +56,12 @@ final class PackageDependenciesTest {
                 "observe imports " + imports.get("observe"));
     }
 
+    @Test
+    void meteringStandsOnPricingAlone() {
+        // The shared JSON provider (error.Jsons) is the one other thing it uses.
+        assertEquals(Set.of("error", "pricing"), imports().get("metering"));
+    }
+
     private static boolean reaches(Map<String, Set<String>> imports, String from, String target, Set<String> seen) {
         for (String next : imports.getOrDefault(from, Set.of())) {
             if (next.equals(target) || seen.add(next) && reaches(imports, next, target, seen)) {

@@ -1,5 +1,7 @@
 package io.aigw.runtime.observe;
 
+import io.aigw.runtime.metering.TextEstimate;
+import io.aigw.runtime.metering.TokenUsage;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.aigw.runtime.observe;
 
+import io.aigw.runtime.metering.TextEstimate;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.PriceBook;
 import java.util.function.LongSupplier;

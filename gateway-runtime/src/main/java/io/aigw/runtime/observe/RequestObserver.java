@@ -1,5 +1,7 @@
 package io.aigw.runtime.observe;
 
+import io.aigw.runtime.metering.TextEstimate;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.auth.Caller;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;

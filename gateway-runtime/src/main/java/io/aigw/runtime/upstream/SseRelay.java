@@ -1,8 +1,9 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
-import io.aigw.runtime.observe.TextEstimate;
-import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.metering.ReportedUsage;
+import io.aigw.runtime.metering.TextEstimate;
+import io.aigw.runtime.metering.TokenUsage;
 import io.helidon.webserver.ServerConnectionException;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;

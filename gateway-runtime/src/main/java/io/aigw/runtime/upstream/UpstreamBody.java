@@ -51,15 +51,23 @@ record UpstreamBody(byte[] bytes, boolean whole) {
      * would pass, which no parse of every answer on the request path is spent to catch.
      */
     boolean canBeJsonObject() {
-        int first = ReportedUsage.skipBlanks(bytes, 0, bytes.length);
+        int first = 0;
+        while (first < bytes.length && isBlank(bytes[first])) {
+            first++;
+        }
         if (first == bytes.length || bytes[first] != '{') {
             return false;
         }
         int last = bytes.length - 1;
-        while (last > first && (bytes[last] == ' ' || bytes[last] == '\t' || bytes[last] == '\n' || bytes[last] == '\r')) {
+        while (last > first && isBlank(bytes[last])) {
             last--;
         }
         return !whole || (last > first && bytes[last] == '}');
+    }
+
+    /** JSON white space. */
+    private static boolean isBlank(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     /** Reads until the end or {@code max} bytes, into an array that grows as the body does. */

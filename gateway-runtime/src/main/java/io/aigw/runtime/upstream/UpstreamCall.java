@@ -1,9 +1,10 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.metering.ReportedUsage;
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.observe.GatewayMetrics;
-import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.Route;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
-import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.ModelPrice;
 import io.aigw.runtime.pricing.PriceBook;

@@ -3,7 +3,7 @@ package io.aigw.runtime.pricing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.metering.TokenUsage;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;

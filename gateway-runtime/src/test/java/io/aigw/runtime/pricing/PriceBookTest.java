@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.aigw.runtime.observe.TokenUsage;
+import io.aigw.runtime.metering.TokenUsage;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

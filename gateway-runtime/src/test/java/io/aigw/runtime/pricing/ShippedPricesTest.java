@@ -13,7 +13,7 @@ import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
-import io.aigw.runtime.upstream.AnswerUsage;
+import io.aigw.runtime.metering.AnswerUsage;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.aigw.runtime.observe;
+package io.aigw.runtime.metering;
 
 import io.aigw.runtime.pricing.MeteredUsage;
 import io.aigw.runtime.pricing.Usd;

@@ -1,4 +1,4 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.metering;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

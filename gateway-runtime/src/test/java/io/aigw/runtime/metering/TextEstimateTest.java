@@ -1,4 +1,4 @@
-package io.aigw.runtime.observe;
+package io.aigw.runtime.metering;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

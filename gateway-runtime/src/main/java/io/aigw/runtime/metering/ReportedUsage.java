@@ -1,7 +1,6 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.metering;
 
 import io.aigw.runtime.error.Jsons;
-import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.pricing.Usd;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
@@ -19,7 +18,7 @@ import java.util.Optional;
  * with JSON-B reads every member on the way, about 7 times as long for a short answer and 90 for one
  * of 10 KB ({@code UsageReaderBenchmark}).
  */
-final class ReportedUsage {
+public final class ReportedUsage {
     private static final byte[] USAGE_KEY = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
     /** xAI's tick is 10^-10 dollars. */
     private static final int USD_TICKS_SCALE = 10;
@@ -30,7 +29,7 @@ final class ReportedUsage {
      * object (quotes inside JSON strings are escaped, so message text cannot look like it). The
      * usual object is read without a parser; a JSON parser reads any other.
      */
-    static Optional<TokenUsage> inAnswer(byte[] json, int offset, int length) {
+    public static Optional<TokenUsage> inAnswer(byte[] json, int offset, int length) {
         int end = offset + length;
         for (int at = lastIndexOf(json, offset, end, end); at >= 0; at = lastIndexOf(json, offset, end, at)) {
             int i = skipBlanks(json, at + USAGE_KEY.length, end);
@@ -83,7 +82,7 @@ final class ReportedUsage {
     }
 
     /** Reads {@code usage} from a parsed stream chunk; empty if absent or not an object. */
-    static Optional<TokenUsage> inChunk(JsonValue value) {
+    public static Optional<TokenUsage> inChunk(JsonValue value) {
         if (value instanceof JsonObject object && object.get("usage") instanceof JsonObject usage) {
             return Optional.of(read(usage));
         }

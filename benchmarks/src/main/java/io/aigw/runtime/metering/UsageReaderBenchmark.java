@@ -1,8 +1,7 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.metering;
 
 import io.aigw.runtime.HotPathBenchmark;
 import io.aigw.runtime.error.Jsons;
-import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonObject;
 import jakarta.json.stream.JsonParser;
 import java.io.ByteArrayInputStream;

@@ -1,9 +1,8 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.metering;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.aigw.runtime.error.Jsons;
-import io.aigw.runtime.observe.TokenUsage;
 import jakarta.json.JsonReader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;

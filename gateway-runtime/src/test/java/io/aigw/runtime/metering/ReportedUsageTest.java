@@ -1,10 +1,9 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.metering;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.aigw.runtime.error.Jsons;
-import io.aigw.runtime.observe.TokenUsage;
 import io.aigw.runtime.pricing.Usd;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,5 @@
-package io.aigw.runtime.upstream;
+package io.aigw.runtime.metering;
 
-import io.aigw.runtime.observe.TokenUsage;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 
