@@ -15,17 +15,21 @@ import io.aigw.runtime.config.GatewayConfig;
 import io.aigw.runtime.config.RateLimitsConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.error.TransportErrors;
+import io.aigw.runtime.exchange.Dispatcher;
+import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.limits.LocalLimiter;
 import io.aigw.runtime.limits.QueuedSpend;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.limits.RedisLimiter;
 import io.aigw.runtime.limits.SpendLedger;
 import io.aigw.runtime.observe.AccessLog;
+import io.aigw.runtime.observe.ExchangeMetrics;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.PluginWatcherCheck;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.UsageDrops;
+import io.aigw.runtime.observe.UsageRecords;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.FolderWatcher;
 import io.aigw.runtime.plugin.PluginCalls;
@@ -50,7 +54,7 @@ import io.aigw.runtime.transport.CallerProtocols;
 import io.aigw.runtime.transport.CallerReserve;
 import io.aigw.runtime.transport.CallerTimeouts;
 import io.aigw.runtime.transport.TransportOptions;
-import io.aigw.runtime.upstream.ChatForwarder;
+import io.aigw.runtime.upstream.Upstream;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.Metrics;
@@ -88,7 +92,7 @@ public final class Gateway implements AutoCloseable {
     private final GatewayStore store;
     private final BatchWriter<UsageRecord> usage;
     private final Optional<AccessLog> accessLog;
-    private final ChatForwarder forwarder;
+    private final Upstream forwarder;
     private final RateLimiter rateLimiter;
     private final RequestObserver requests;
     private final Duration gracePeriod;
@@ -97,7 +101,7 @@ public final class Gateway implements AutoCloseable {
 
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
                     PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
-                    Optional<AccessLog> accessLog, ChatForwarder forwarder, RateLimiter rateLimiter,
+                    Optional<AccessLog> accessLog, Upstream forwarder, RateLimiter rateLimiter,
                     RequestObserver requests, Duration gracePeriod, WebServer server,
                     Optional<String> generatedMasterKey) {
         this.routes = routes;
@@ -177,8 +181,7 @@ public final class Gateway implements AutoCloseable {
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
-        ChatForwarder forwarder = new ChatForwarder(upstream.timeouts(), upstream.keyCooldown(), tls,
-                transport.upstreamPool(), metrics);
+        Upstream forwarder = new Upstream(upstream.timeouts(), upstream.keyCooldown(), tls, transport.upstreamPool());
         CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), new CurrentRoutes.Lifecycle(
                 snapshot -> forwarder.retain(snapshot.table().byPriority()),
                 snapshot -> forwarder.release(snapshot.table().byPriority())));
@@ -189,12 +192,14 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
+        Dispatcher dispatcher = new Dispatcher(routes, forwarder, rateLimiter, ExchangeListener.of(List.of(
+                new ExchangeMetrics(metrics), new UsageRecords(usage), requests)), upstream.timeouts().total(),
+                config.costHeader());
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests)
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(routes, forwarder, usage, metrics, rateLimiter, limits,
-                                config.costHeader()))
+                        new ChatCompletionsService(dispatcher, limits))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -265,7 +270,7 @@ public final class Gateway implements AutoCloseable {
      */
     private static RateLimiter rateLimiter(RateLimitsConfig config, GatewayMetrics metrics, SpendLedger ledger) {
         return config.redisUrl().<RateLimiter>map(url -> new RedisLimiter(url, config.redisPrefix(),
-                config.redisTimeout(), config.redisPool(), config.onFailure(), metrics, ledger))
+                config.redisTimeout(), config.redisPool(), config.onFailure(), metrics::limitStoreFailure, ledger))
                 .orElseGet(() -> new LocalLimiter(ledger));
     }
 

@@ -19,9 +19,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packages of the runtime as README's layout draws them: {@code api} drives a request along
- * {@code auth}, {@code routing} and {@code upstream}, each step knowing only the steps before it;
- * {@code observe} stands beside the path; no two packages need each other.
+ * The packages of the runtime as the design draws them: {@code api} adapts HTTP and hands each
+ * request to the {@code exchange}, which admits it ({@code auth}'s caller, {@code limits}), routes it
+ * ({@code routing}) and makes its attempts through {@code upstream}; no step reaches back up.
+ * {@code observe} stands beside the path and hears of it through the exchange's listener alone;
+ * {@code metering} stands on {@code pricing}; no two packages need each other.
  */
 final class PackageDependenciesTest {
     private static final Path SOURCES = Path.of("src/main/java/io/aigw/runtime");
@@ -41,25 +43,59 @@ final class PackageDependenciesTest {
     }
 
     @Test
-    void theRequestPathReadsOneWayAndObserveStandsBesideIt() {
+    void theRequestPathReadsOneWay() {
         Map<String, Set<String>> imports = imports();
-        // api drives the path; each later step takes what the one before made, never what comes after it.
-        List<String> path = List.of("api", "auth", "routing", "upstream");
-        for (int i = 1; i < path.size(); i++) {
-            for (String later : path.subList(i, path.size())) {
-                Set<String> step = imports.get(path.get(i));
-                assertTrue(!step.contains(later) && !step.contains("api"),
-                        path.get(i) + " reaches along the path to " + later + " or api: " + step);
+        assertImportsNone(imports, "exchange", "api", "observe");
+        assertImportsNone(imports, "upstream", "api", "exchange", "observe");
+        assertImportsNone(imports, "routing", "api", "exchange", "upstream", "observe");
+        assertImportsNone(imports, "auth", "api", "exchange", "routing", "upstream");
+        assertImportsNone(imports, "limits", "api", "exchange", "upstream", "observe");
+        assertImportsNone(imports, "observe", "api");
+    }
+
+    @Test
+    void onlyTheEndpointAdaptersAndTheListenersKnowTheExchange() {
+        Set<String> users = new TreeSet<>();
+        imports().forEach((from, targets) -> {
+            if (targets.contains("exchange")) {
+                users.add(from);
             }
-        }
-        assertTrue(!imports.get("observe").contains("api") && !imports.get("observe").contains("upstream"),
-                "observe imports " + imports.get("observe"));
+        });
+        assertEquals(Set.of("api", "observe"), users);
+    }
+
+    @Test
+    void onlyObserveCountsMetrics() {
+        // The exchange's listener counts an exchange's (observe.ExchangeMetrics); the rest is wired at the root.
+        assertEquals(Set.of(), importersOf("import io.aigw.runtime.observe.GatewayMetrics;"));
     }
 
     @Test
     void meteringStandsOnPricingAlone() {
         // The shared JSON provider (error.Jsons) is the one other thing it uses.
         assertEquals(Set.of("error", "pricing"), imports().get("metering"));
+    }
+
+    private static void assertImportsNone(Map<String, Set<String>> imports, String from, String... others) {
+        for (String other : others) {
+            assertTrue(!imports.get(from).contains(other), from + " imports " + other + ": " + imports.get(from));
+        }
+    }
+
+    /** The packages with a main source that has {@code line}. */
+    private static Set<String> importersOf(String line) {
+        Set<String> packages = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Path folder = SOURCES.relativize(file).getParent();
+                if (folder != null && Files.readString(file).contains(line)) {
+                    packages.add(folder.getName(0).toString());
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return packages;
     }
 
     private static boolean reaches(Map<String, Set<String>> imports, String from, String target, Set<String> seen) {

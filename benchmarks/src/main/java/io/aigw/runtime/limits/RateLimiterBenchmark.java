@@ -43,7 +43,8 @@ public class RateLimiterBenchmark extends HotPathBenchmark {
         budget = new BudgetClaim(1_000_000_000_000_000L, "day:" + today, today, today + DAY_MILLIS, 5_000_000);
         limiter = store.equals("local") ? new LocalLimiter()
                 : new RedisLimiter(URI.create("redis://127.0.0.1:6379"), "aigw-bench:", Duration.ofSeconds(1), 8,
-                        StoreFailurePolicy.DENY, new GatewayMetrics(Metrics::globalRegistry, Set.of()), SpendLedger.NONE);
+                        StoreFailurePolicy.DENY,
+                        new GatewayMetrics(Metrics::globalRegistry, Set.of())::limitStoreFailure, SpendLedger.NONE);
     }
 
     @TearDown

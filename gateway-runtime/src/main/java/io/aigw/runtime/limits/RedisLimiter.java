@@ -1,7 +1,6 @@
 package io.aigw.runtime.limits;
 
 import io.aigw.runtime.config.StoreFailurePolicy;
-import io.aigw.runtime.observe.GatewayMetrics;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +46,7 @@ public final class RedisLimiter implements RateLimiter {
 
     private final StoreFailurePolicy onFailure;
     private final SpendLedger ledger;
-    private final GatewayMetrics metrics;
+    private final Runnable storeFailed;
     private final String reserveSha;
     private final RedisSettlements settlements;
     private final Duration timeout;
@@ -58,16 +57,17 @@ public final class RedisLimiter implements RateLimiter {
     /**
      * @param url    {@code redis://[user:password@]host:port[/database]}, or {@code rediss://} for TLS
      * @param prefix put before each key id to name its window's hash
-     * @param ledger where a key's spend in its budget's period is rebuilt from when Redis has no count of it
+     * @param storeFailed counts a check or a settlement Redis could not answer (a metric, wired by the caller)
+     * @param ledger      where a key's spend in its budget's period is rebuilt from when Redis has no count of it
      */
     public RedisLimiter(URI url, String prefix, Duration timeout, int poolSize, StoreFailurePolicy onFailure,
-                        GatewayMetrics metrics, SpendLedger ledger) {
+                        Runnable storeFailed, SpendLedger ledger) {
         this.ledger = ledger;
         this.where = url.getHost() + ":" + url.getPort();
         this.prefix = prefix;
         this.timeout = timeout;
         this.onFailure = onFailure;
-        this.metrics = metrics;
+        this.storeFailed = storeFailed;
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         pool.setMaxTotal(poolSize);
         pool.setMaxIdle(poolSize);
@@ -89,7 +89,7 @@ public final class RedisLimiter implements RateLimiter {
         this.reserveSha = sha1(RedisScripts.RESERVE);
         String adjustSha = sha1(RedisScripts.ADJUST);
         this.settlements = new RedisSettlements((keys, args) -> run(adjustSha, RedisScripts.ADJUST, keys, args),
-                metrics);
+                storeFailed);
     }
 
     @Override
@@ -149,7 +149,7 @@ public final class RedisLimiter implements RateLimiter {
     }
 
     private Decision failed(JedisException cause) {
-        metrics.limitStoreFailure();
+        storeFailed.run();
         if (cause != null) {
             nextTryNanos.set(System.nanoTime() + RETRY_NANOS);
             if (down.compareAndSet(false, true)) {

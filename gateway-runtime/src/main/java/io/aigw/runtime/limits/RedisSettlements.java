@@ -1,7 +1,6 @@
 package io.aigw.runtime.limits;
 
 import io.aigw.runtime.batch.BatchWriter;
-import io.aigw.runtime.observe.GatewayMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,18 +36,19 @@ final class RedisSettlements implements AutoCloseable {
     private static final Duration LINGER = Duration.ofMillis(2);
 
     private final BiConsumer<List<String>, List<String>> adjust;
-    private final GatewayMetrics metrics;
+    private final Runnable storeFailed;
     private final BatchWriter<Adjustment> writer;
     /** Adjustments queued, and sent or dropped: {@link #awaitSent} waits for the second to reach the first. */
     private final AtomicLong queued = new AtomicLong();
     private final AtomicLong done = new AtomicLong();
 
     /**
-     * @param adjust runs {@link RedisScripts#ADJUST} with its KEYS and ARGV
+     * @param adjust      runs {@link RedisScripts#ADJUST} with its KEYS and ARGV
+     * @param storeFailed counts a batch Redis could not take, or adjustments dropped
      */
-    RedisSettlements(BiConsumer<List<String>, List<String>> adjust, GatewayMetrics metrics) {
+    RedisSettlements(BiConsumer<List<String>, List<String>> adjust, Runnable storeFailed) {
         this.adjust = adjust;
-        this.metrics = metrics;
+        this.storeFailed = storeFailed;
         this.writer = new BatchWriter<>("rate-limit adjustments", CAPACITY, LINGER, this::send,
                 BatchWriter.Retry.NEVER, (reason, count) -> dropped(count));
     }
@@ -114,14 +114,14 @@ final class RedisSettlements implements AutoCloseable {
         } catch (RuntimeException e) {
             // Caught here, not by the writer, which would log each failed batch: the reservations
             // keep their estimates, and the outage is told by the reservations that fail meanwhile.
-            metrics.limitStoreFailure();
+            storeFailed.run();
         } finally {
             done.addAndGet(batch.size());
         }
     }
 
     private void dropped(long count) {
-        metrics.limitStoreFailure();
+        storeFailed.run();
         done.addAndGet(count);
     }
 

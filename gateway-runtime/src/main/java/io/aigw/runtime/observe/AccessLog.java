@@ -3,6 +3,7 @@ package io.aigw.runtime.observe;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.text.LogText;
+import io.aigw.runtime.upstream.Millis;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -1,6 +1,7 @@
 package io.aigw.runtime.observe;
 
 import io.aigw.runtime.pricing.Usd;
+import io.aigw.runtime.routing.ReloadListener;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
@@ -23,7 +24,7 @@ import java.util.function.Supplier;
  * {@code gateway/auto}), anything else a caller types counts as {@code other}; {@code provider} is
  * an installed provider or {@code none}; no key ids.
  */
-public final class GatewayMetrics {
+public final class GatewayMetrics implements ReloadListener {
     private static final String OTHER = "other";
     private static final Duration[] LATENCY_BUCKETS = {
             Duration.ofNanos(100_000), Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1),
@@ -59,11 +60,13 @@ public final class GatewayMetrics {
     }
 
     /** The model ids that get their own label value from now on: a plugin reload changed the catalogues. */
+    @Override
     public void knownModels(Set<String> ids) {
         knownModels = Set.copyOf(ids);
     }
 
     /** Counts a reload of the plugins by how it ended: {@code applied} or {@code refused}. */
+    @Override
     public void pluginReload(String result) {
         counter(List.of("gateway.plugin.reloads", result), () -> Counter.builder("gateway.plugin.reloads")
                 .description("Reloads of the plugins while the gateway runs, applied or refused")
@@ -214,7 +217,7 @@ public final class GatewayMetrics {
                     now.getOrCreate(Gauge.builder("gateway.requests.in.flight", requestsInFlight, AtomicInteger::get)
                             .description("Chat completion requests being handled"));
                     now.getOrCreate(Gauge.builder("gateway.streams.in.flight", streamsInFlight, AtomicInteger::get)
-                            .description("Streams being relayed"));
+                            .description("Stream requests being handled"));
                     current = now;
                 }
             }

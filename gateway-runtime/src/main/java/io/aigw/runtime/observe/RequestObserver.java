@@ -1,8 +1,10 @@
 package io.aigw.runtime.observe;
 
-import io.aigw.runtime.metering.TextEstimate;
-import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.auth.Caller;
+import io.aigw.runtime.exchange.ExchangeListener;
+import io.aigw.runtime.exchange.ExchangeRecord;
+import io.aigw.runtime.metering.Charge;
+import io.aigw.runtime.metering.TokenUsage;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.Filter;
@@ -20,9 +22,10 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The outermost filter: gives every request an id (the caller's {@code X-Request-Id} when it is
- * sane, else a new one), returns it, and writes the request's access log line when it is done.
+ * sane, else a new one), returns it, and writes the request's access log line when it is done. As
+ * an {@link ExchangeListener} it keeps an exchange's record in its request's context, for that line.
  */
-public final class RequestObserver implements Filter {
+public final class RequestObserver implements Filter, ExchangeListener {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final int MAX_ID_LENGTH = 128;
 
@@ -49,6 +52,13 @@ public final class RequestObserver implements Filter {
     }
 
     @Override
+    public void exchangeEnded(ExchangeRecord record) {
+        if (accessLog.isPresent()) {
+            record.exchange().context().register(record);
+        }
+    }
+
+    @Override
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         long started = System.nanoTime();
         inFlight.register();
@@ -71,24 +81,23 @@ public final class RequestObserver implements Filter {
                                          long started) {
         long now = System.nanoTime();
         String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse(null);
-        Optional<CallReport> chat = request.context().get(CallReport.class);
-        if (chat.isEmpty()) {
+        Optional<ExchangeRecord> exchange = request.context().get(ExchangeRecord.class);
+        if (exchange.isEmpty()) {
             return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                     request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
                     null, null, null, null, 0, -1, -1, -1, -1, null);
         }
-        CallReport report = chat.get();
-        Charge charge = report.charge();
+        ExchangeRecord record = exchange.get();
+        Charge charge = record.charge();
         // The tokens the cost comes from: reported, or estimated where the cost is.
-        TokenUsage usage = charge == null ? report.usage() : charge.tokens();
-        // The report's status, when it has one, also says how an answer that began with 200 was cut short.
-        int status = report.status() > 0 ? report.status() : response.status().code();
+        TokenUsage usage = charge.tokens();
+        // The record's status, when it has one, also says how an answer that began with 200 was cut short.
+        int status = record.status() > 0 ? record.status() : response.status().code();
         return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                 request.prologue().uriPath().path(), status, (now - started) / 1000, keyId,
-                report.requestedModel(), report.provider(), report.upstreamModel(), report.isStream(),
-                report.fallbacks(), report.firstByteNanos() > 0 ? (report.firstByteNanos() - started) / 1000 : -1,
-                usage.promptTokens(), usage.completionTokens(), usage.totalTokens(),
-                charge == null ? null : charge.cost());
+                record.exchange().model(), record.provider(), record.upstreamModel(), record.stream(),
+                record.fallbacks(), record.firstByteNanos() > 0 ? (record.firstByteNanos() - started) / 1000 : -1,
+                usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), charge.cost());
     }
 
     /** An id from a caller is kept only when it is short and plain, so it is safe in logs and headers. */

@@ -1,7 +1,6 @@
 package io.aigw.runtime.routing;
 
 import io.aigw.runtime.config.ConfigurationException;
-import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.plugin.DiscoveredPlugin;
 import io.aigw.runtime.plugin.LoadedJar;
 import io.aigw.runtime.plugin.PluginLoader;
@@ -27,9 +26,9 @@ public final class PluginReloader {
     private final PluginLoader loader;
     private final ProviderFactory factory;
     private final CurrentRoutes routes;
-    private final GatewayMetrics metrics;
+    private final ReloadListener metrics;
 
-    public PluginReloader(PluginLoader loader, ProviderFactory factory, CurrentRoutes routes, GatewayMetrics metrics) {
+    public PluginReloader(PluginLoader loader, ProviderFactory factory, CurrentRoutes routes, ReloadListener metrics) {
         this.loader = loader;
         this.factory = factory;
         this.routes = routes;

@@ -1,7 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
-import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 
@@ -14,22 +14,29 @@ final class AnswerCut {
     }
 
     /**
-     * The outcome of a stream, or of a plain answer when {@code stream} is false, whose upstream read
-     * failed with the deadline's {@code reason}: null when the connection itself broke.
+     * The outcome of an answer (a stream, or a plain one) that {@code start} began, whose upstream
+     * read failed with the deadline's {@code reason}: null when the connection itself broke.
+     *
+     * @param usage     what the answer reported before it was cut, or {@link TokenUsage#NONE}
+     * @param textBytes the bytes of generated text relayed before it was cut
      */
-    static CallOutcome of(Deadlines.Reason reason, Provider provider, UpstreamTimeouts timeouts, boolean stream) {
+    static CallOutcome of(Deadlines.Reason reason, UpstreamTimeouts timeouts, AnswerStart start, TokenUsage usage,
+                          long textBytes) {
+        String prefix = start.route().provider().prefix();
+        boolean stream = start.stream();
         String what = stream ? "stream" : "answer";
         if (reason == null) {
-            return new FailedAfterFirstByte(UPSTREAM_BROKE, "The connection to upstream " + provider.prefix()
-                    + " broke mid-" + what + ".", stream);
+            return new FailedAfterFirstByte(start.cut(UPSTREAM_BROKE, usage, textBytes), "The connection to upstream "
+                    + prefix + " broke mid-" + what + ".", stream);
         }
         return switch (reason) {
-            case SILENT -> new FailedAfterFirstByte(TIMED_OUT, "Upstream " + provider.prefix() + " sent nothing for "
-                    + Failure.seconds(timeouts.idle()) + " (gateway.timeouts.idle); the " + what + " was cut.", stream);
-            case OUT_OF_TIME -> new FailedAfterFirstByte(TIMED_OUT, "The call to upstream " + provider.prefix()
-                    + " took longer than " + Failure.seconds(timeouts.total()) + " (gateway.timeouts.total); the "
-                    + what + " was cut.", stream);
-            case CALLER_LEFT -> new CallerLeft();
+            case SILENT -> new FailedAfterFirstByte(start.cut(TIMED_OUT, usage, textBytes), "Upstream " + prefix
+                    + " sent nothing for " + Failure.seconds(timeouts.idle()) + " (gateway.timeouts.idle); the " + what
+                    + " was cut.", stream);
+            case OUT_OF_TIME -> new FailedAfterFirstByte(start.cut(TIMED_OUT, usage, textBytes), "The call to upstream "
+                    + prefix + " took longer than " + Failure.seconds(timeouts.total()) + " (gateway.timeouts.total);"
+                    + " the " + what + " was cut.", stream);
+            case CALLER_LEFT -> new CallerLeft(start.cut(CallerLeft.STATUS, usage, textBytes));
         };
     }
 }

@@ -2,9 +2,8 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.error.ApiError;
-import io.aigw.runtime.observe.CallReport;
-import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
@@ -34,11 +33,9 @@ final class EventStreamRelay {
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
 
     private final UpstreamTimeouts timeouts;
-    private final GatewayMetrics metrics;
 
-    EventStreamRelay(UpstreamTimeouts timeouts, GatewayMetrics metrics) {
+    EventStreamRelay(UpstreamTimeouts timeouts) {
         this.timeouts = timeouts;
-        this.metrics = metrics;
     }
 
     /**
@@ -46,43 +43,43 @@ final class EventStreamRelay {
      *                       ({@link io.aigw.runtime.transport.UpstreamBodyStream#endsByClose})
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
      *                       caller, and so is counted but not relayed
+     * @param waited         this attempt's wait for the stream's headers
+     * @param waitedBefore   the request's wait on the upstreams tried before this one
      */
-    CallOutcome relay(HttpClientResponse upstream, InputStream in, boolean endsByClose, Provider provider,
-                      ServerResponse response, Deadlines.Deadline deadline, boolean hideUsageChunk, CallReport report) {
+    CallOutcome relay(HttpClientResponse upstream, InputStream in, boolean endsByClose, Route route,
+                      CallerSide caller, Deadlines.Deadline deadline, boolean hideUsageChunk, long waited,
+                      long waitedBefore) {
+        Provider provider = route.provider();
+        ServerResponse response = caller.response();
         response.status(Status.OK_200);
         response.header(HeaderNames.CONTENT_TYPE, RelayedHeaders.contentType(upstream, "text/event-stream"));
         response.header(HeaderValues.CACHE_NO_CACHE);
-        response.header(ChatForwarder.PROVIDER_HEADER, provider.prefix());
-        response.header(ServerTiming.HEADER, ServerTiming.value(report));
+        response.header(Upstream.PROVIDER_HEADER, provider.prefix());
+        response.header(ServerTiming.HEADER, ServerTiming.value(caller.startedNanos(), waitedBefore + waited));
         OutputStream out = response.outputStream();
-        report.answered(Status.OK_200.code(), System.nanoTime());
-        report.streamed();
-        metrics.streamStarted();
+        AnswerStart start = new AnswerStart(route, true, waited, System.nanoTime());
         SseRelay relay = new SseRelay(in, out, hideUsageChunk, endsByClose);
         try {
             relay.run();
             out.close();
-            return new Answered(Status.OK_200.code());
+            return new Answered(start.whole(Status.OK_200.code(), relay.usage(), relay.textBytes()));
         } catch (UpstreamBroke e) {
             // Disarm first: a pending interrupt would otherwise close the caller's socket too.
             deadline.close();
-            CallOutcome cut = AnswerCut.of(deadline.reason(), provider, timeouts, true);
-            if (cut instanceof FailedAfterFirstByte(int status, String message, boolean ends)) {
-                endWithError(relay, out, errorEvent(message, status == AnswerCut.TIMED_OUT ? "timeout" : null));
+            CallOutcome cut = AnswerCut.of(deadline.reason(), timeouts, start, relay.usage(), relay.textBytes());
+            if (cut instanceof FailedAfterFirstByte(Attempt attempt, String message, boolean ends)) {
+                String code = attempt.status() == AnswerCut.TIMED_OUT ? "timeout" : null;
+                endWithError(relay, out, errorEvent(message, code));
             }
             return cut;
         } catch (CallerGone | UncheckedIOException e) {
             // Leaving now closes the upstream response unread, which drops its connection: the
             // upstream stops generating for a caller who is gone.
             LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
-            return new CallerLeft();
+            return new CallerLeft(start.cut(CallerLeft.STATUS, relay.usage(), relay.textBytes()));
         } catch (IOException | ServerConnectionException e) {
             LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
-            return new Answered(Status.OK_200.code());
-        } finally {
-            report.usage(relay.usage());
-            report.relayedText(relay.textBytes());
-            metrics.streamEnded();
+            return new Answered(start.whole(Status.OK_200.code(), relay.usage(), relay.textBytes()));
         }
     }
 

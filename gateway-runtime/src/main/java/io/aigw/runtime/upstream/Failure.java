@@ -1,7 +1,6 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.ApiError;
-import io.aigw.runtime.observe.CallReport;
 import io.aigw.runtime.plugin.Provider;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderValues;
@@ -22,7 +21,7 @@ import java.util.function.Function;
  *                {@link UpstreamStatus#movesOn()}, which includes the gateway's own 502 and 504 for
  *                an unreachable or silent upstream; never once the call's total time is up
  */
-record Failure(Status status, byte[] body, String summary, Function<String, byte[]> rewrite,
+public record Failure(Status status, byte[] body, String summary, Function<String, byte[]> rewrite,
                List<Header> headers, boolean movesOn) {
 
     /** The upstream answered an error status; {@code normalized} is its body in the OpenAI shape. */
@@ -125,12 +124,12 @@ record Failure(Status status, byte[] body, String summary, Function<String, byte
     }
 
     /** The same failure with another message; a lone upstream answer keeps its status, type and code. */
-    Failure withMessage(String message) {
+    public Failure withMessage(String message) {
         return new Failure(status, rewrite.apply(message), summary, rewrite, headers, movesOn);
     }
 
-    void send(ServerResponse response, CallReport report) {
-        report.answered(status.code(), System.nanoTime());
+    /** Sends the failure to the caller as its answer. */
+    public void send(ServerResponse response) {
         response.status(status);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         RelayedHeaders.addTo(response, headers);

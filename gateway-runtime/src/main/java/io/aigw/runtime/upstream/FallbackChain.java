@@ -2,11 +2,11 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
-import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -16,37 +16,40 @@ import java.util.function.Function;
  * the caller's. When every route fails, the caller gets the last failure, its message listing what
  * was tried.
  */
-final class FallbackChain {
-    private final GatewayMetrics metrics;
+public final class FallbackChain {
 
-    FallbackChain(GatewayMetrics metrics) {
-        this.metrics = metrics;
+    private FallbackChain() {
     }
 
     /**
      * Tries {@code routes} in order with {@code attempt} until one ends the request.
      *
+     * @param passedOver hears of each attempt the chain moved past
+     *
      * @return the outcome of the last attempt, whose failure (if it failed before the first byte) is
      *         still to be sent
      * @throws ApiException 502 when there is no route at all: no provider has a usable key
      */
-    CallOutcome tryInOrder(List<Route> routes, Function<Route, CallOutcome> attempt) {
+    public static CallOutcome tryInOrder(List<Route> routes, Function<Route, CallOutcome> attempt,
+                                         Consumer<Attempt> passedOver) {
         if (routes.isEmpty()) {
             throw new ApiException(ApiError.upstream("gateway/auto has no usable provider: no upstream key is"
                     + " configured, or every configured key was recently rejected."));
         }
         List<String> tried = new ArrayList<>();
+        Attempt lastAttempt = null;
         Failure last = null;
         for (Route route : routes) {
             CallOutcome outcome = attempt.apply(route);
-            if (!(outcome instanceof FailedBeforeFirstByte(Failure failure)) || !failure.movesOn()) {
+            if (!(outcome instanceof FailedBeforeFirstByte(Attempt failed, Failure failure)) || !failure.movesOn()) {
                 return outcome;
             }
-            metrics.fallback(route.provider().prefix());
+            passedOver.accept(failed);
             tried.add(route.provider().prefix() + " (" + failure.summary() + ")");
+            lastAttempt = failed;
             last = failure;
         }
-        return new FailedBeforeFirstByte(last.withMessage("gateway/auto tried every usable provider and all failed: "
-                + String.join("; ", tried) + "."));
+        return new FailedBeforeFirstByte(lastAttempt, last.withMessage(
+                "gateway/auto tried every usable provider and all failed: " + String.join("; ", tried) + "."));
     }
 }

@@ -1,14 +1,13 @@
 package io.aigw.runtime.upstream;
 
-import io.aigw.runtime.metering.ReportedUsage;
 import io.aigw.runtime.config.UpstreamTimeouts;
-import io.aigw.runtime.observe.CallReport;
+import io.aigw.runtime.metering.ReportedUsage;
 import io.aigw.runtime.metering.TextEstimate;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.pricing.Cost;
-import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.pricing.Usd;
+import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.helidon.http.HeaderNames;
@@ -47,32 +46,43 @@ final class JsonRelay {
     }
 
     /**
-     * Sends an answer read whole.
+     * Sends an answer read whole. A caller that is gone by then still has the answer's usage
+     * counted, since the upstream billed it all the same.
      *
-     * @param costHeader the prices to state the answer's cost by in {@link ChatForwarder#COST_HEADER};
-     *                   empty when that header is off
+     * @param waited       this attempt's wait for the answer
+     * @param waitedBefore the request's wait on the upstreams tried before this one
      */
-    static Answered send(ServerResponse response, HttpClientResponse upstream, int status, byte[] answer,
-                         Provider provider, CallReport report, Optional<PriceBook> costHeader) {
-        startAnswer(response, upstream, status, provider, report);
-        if (costHeader.isPresent()) {
+    static CallOutcome send(CallerSide caller, HttpClientResponse upstream, int status, byte[] answer, Route route,
+                            long waited, long waitedBefore) {
+        ServerResponse response = caller.response();
+        Provider provider = route.provider();
+        startAnswer(response, upstream, status, provider, caller.startedNanos(), waitedBefore + waited);
+        if (caller.costHeader().isPresent()) {
             TokenUsage usage = ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
-            Cost cost = costHeader.get().cost(provider.prefix(), report.upstreamModel(), usage);
-            response.header(ChatForwarder.COST_HEADER, cost.amount().map(Usd::toString).orElse("unknown"));
-            report.usage(usage);
-            response.send(answer);
-            report.answered(status, System.nanoTime());
-            return new Answered(status);
+            Cost cost = caller.costHeader().get().cost(provider.prefix(), route.upstreamModel(), usage);
+            response.header(Upstream.COST_HEADER, cost.amount().map(Usd::toString).orElse("unknown"));
+            return sent(response, answer, route, status, Optional.of(usage), waited);
         }
+        return sent(response, answer, route, status, Optional.empty(), waited);
+    }
+
+    /** Sends the answer; its usage is read after unless it was {@code read} before. */
+    private static CallOutcome sent(ServerResponse response, byte[] answer, Route route, int status,
+                                    Optional<TokenUsage> read, long waited) {
         try {
             response.send(answer);
-            report.answered(status, System.nanoTime());
-        } finally {
-            // Counted after the answer is out, so that the caller does not wait for it; and counted
-            // when sending it failed too, since the upstream billed it all the same.
-            report.usage(ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE));
+        } catch (UncheckedIOException | ServerConnectionException e) {
+            return new CallerLeft(Attempt.unanswered(route, Attempt.Ending.CALLER_LEFT, CallerLeft.STATUS,
+                    read.isPresent() ? read.get() : usage(answer), waited));
         }
-        return new Answered(status);
+        long sentAt = System.nanoTime();
+        // Counted after the answer is out, so that the caller does not wait for it.
+        return new Answered(new AnswerStart(route, false, waited, sentAt)
+                .whole(status, read.isPresent() ? read.get() : usage(answer), 0));
+    }
+
+    private static TokenUsage usage(byte[] answer) {
+        return ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
     }
 
     /**
@@ -80,15 +90,16 @@ final class JsonRelay {
      * the rest of {@code in} as it arrives. Its usage is read from its last {@link #TAIL} bytes; an
      * answer cut short is charged by the text that reached the caller ({@link TextEstimate.Tally}).
      */
-    CallOutcome relay(ServerResponse response, HttpClientResponse upstream, int status, UpstreamBody start,
-                      InputStream in, Provider provider, Deadlines.Deadline deadline, CallReport report) {
-        startAnswer(response, upstream, status, provider, report);
+    CallOutcome relay(CallerSide caller, HttpClientResponse upstream, int status, UpstreamBody start,
+                      InputStream in, Route route, Deadlines.Deadline deadline, long waited, long waitedBefore) {
+        ServerResponse response = caller.response();
+        startAnswer(response, upstream, status, route.provider(), caller.startedNanos(), waitedBefore + waited);
         OptionalLong length = upstream.headers().contentLength();
         if (length.isPresent()) {
             // Sent with the upstream's length, not chunked: the caller sees a cut answer as cut.
             response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length.getAsLong()));
         }
-        report.answered(status, System.nanoTime());
+        AnswerStart begun = new AnswerStart(route, false, waited, System.nanoTime());
         byte[] tail = new byte[TAIL];
         int tailLength = keepTail(tail, 0, start.bytes(), start.bytes().length);
         TextEstimate.Tally relayed = new TextEstimate.Tally();
@@ -98,7 +109,7 @@ final class JsonRelay {
             out.write(start.bytes());
         } catch (IOException | UncheckedIOException | ServerConnectionException e) {
             // Helidon reports a write to a connection the caller closed as a ServerConnectionException.
-            return new CallerLeft();
+            return new CallerLeft(begun.cut(CallerLeft.STATUS, TokenUsage.NONE, 0));
         }
         relayed.add(start.bytes(), 0, start.bytes().length);
         byte[] buffer = new byte[COPY_BUFFER];
@@ -109,8 +120,7 @@ final class JsonRelay {
             } catch (IOException | RuntimeException e) {
                 // The client reports a connection that ended short of the body's length unchecked.
                 deadline.close();
-                report.relayedText(relayed.textBytes());
-                return AnswerCut.of(deadline.reason(), provider, timeouts, false);
+                return AnswerCut.of(deadline.reason(), timeouts, begun, TokenUsage.NONE, relayed.textBytes());
             }
             if (n < 0) {
                 break;
@@ -119,26 +129,25 @@ final class JsonRelay {
             try {
                 out.write(buffer, 0, n);
             } catch (IOException | UncheckedIOException | ServerConnectionException e) {
-                report.relayedText(relayed.textBytes());
-                return new CallerLeft();
+                return new CallerLeft(begun.cut(CallerLeft.STATUS, TokenUsage.NONE, relayed.textBytes()));
             }
             relayed.add(buffer, 0, n);
         }
-        report.usage(ReportedUsage.inAnswer(tail, 0, tailLength).orElse(TokenUsage.NONE));
+        TokenUsage usage = ReportedUsage.inAnswer(tail, 0, tailLength).orElse(TokenUsage.NONE);
         try {
             out.close();
         } catch (IOException | UncheckedIOException e) {
             // The whole answer was written; only its end did not reach a caller that was leaving.
         }
-        return new Answered(status);
+        return new Answered(begun.whole(status, usage, relayed.textBytes()));
     }
 
     private static void startAnswer(ServerResponse response, HttpClientResponse upstream, int status,
-                                    Provider provider, CallReport report) {
+                                    Provider provider, long startedNanos, long upstreamNanos) {
         response.status(Status.create(status));
         response.header(HeaderNames.CONTENT_TYPE, RelayedHeaders.contentType(upstream, "application/json"));
-        response.header(ChatForwarder.PROVIDER_HEADER, provider.prefix());
-        response.header(ServerTiming.HEADER, ServerTiming.value(report));
+        response.header(Upstream.PROVIDER_HEADER, provider.prefix());
+        response.header(ServerTiming.HEADER, ServerTiming.value(startedNanos, upstreamNanos));
         RelayedHeaders.addTo(response, RelayedHeaders.of(upstream));
     }
 

@@ -1,7 +1,5 @@
 package io.aigw.runtime.upstream;
 
-import io.aigw.runtime.observe.CallReport;
-import io.aigw.runtime.observe.Millis;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 
@@ -16,10 +14,15 @@ final class ServerTiming {
     private ServerTiming() {
     }
 
-    /** The header's value as of now: the gateway's part is the time since the request came, less the upstreams'. */
-    static String value(CallReport report) {
-        long upstreamMicros = report.upstreamNanos() / 1000;
-        long gatewayMicros = Math.max(0, (System.nanoTime() - report.startedNanos()) / 1000 - upstreamMicros);
+    /**
+     * The header's value as of now: the gateway's part is the time since the request came, less the upstreams'.
+     *
+     * @param startedNanos  {@link System#nanoTime()} when the request came
+     * @param upstreamNanos the time spent waiting on upstreams so far, failed attempts included
+     */
+    static String value(long startedNanos, long upstreamNanos) {
+        long upstreamMicros = upstreamNanos / 1000;
+        long gatewayMicros = Math.max(0, (System.nanoTime() - startedNanos) / 1000 - upstreamMicros);
         // One builder for the whole value: it is made on every answer.
         StringBuilder value = new StringBuilder(48).append("gateway;dur=");
         Millis.append(value, gatewayMicros).append(", upstream;dur=");

@@ -158,7 +158,7 @@ final class RedisSettlementTest {
             inFlight.countDown();
             await(answered);
             calls.add(List.copyOf(args));
-        }, METRICS);
+        }, METRICS::limitStoreFailure);
         RedisSettlements.Slot one = new RedisSettlements.Slot("w1", "s1", 7, "g");
         RedisSettlements.Slot two = new RedisSettlements.Slot("w2", "s2", 9, "");
         try {
@@ -182,8 +182,8 @@ final class RedisSettlementTest {
     }
 
     private RedisLimiter limiter(URI url, SpendLedger ledger) {
-        return new RedisLimiter(url, redis.name(), Duration.ofMillis(500), 8, StoreFailurePolicy.DENY, METRICS,
-                ledger);
+        return new RedisLimiter(url, redis.name(), Duration.ofMillis(500), 8, StoreFailurePolicy.DENY,
+                METRICS::limitStoreFailure, ledger);
     }
 
     private static Reservation admitted(Decision decision) {

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.aigw.runtime.error.ApiException;
-import io.aigw.runtime.observe.GatewayMetrics;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
-import io.helidon.metrics.api.Counter;
-import io.helidon.metrics.api.Metrics;
-import io.helidon.metrics.api.Tag;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayInputStream;
@@ -29,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,67 +38,64 @@ import org.junit.jupiter.params.provider.ValueSource;
 public final class FallbackChainTest {
     private static final List<Route> CHAIN = routes("openai", "gemini", "anthropic");
 
-    private final FallbackChain fallback = new FallbackChain(new GatewayMetrics(Metrics::globalRegistry, Set.of()));
     private final List<String> attempted = new ArrayList<>();
-    /** The fallbacks counted per provider before the test: the registry is the process's own. */
-    private final Map<String, Double> fallbacksBefore = Map.of("openai", fallbacksSoFar("openai"),
-            "gemini", fallbacksSoFar("gemini"), "anthropic", fallbacksSoFar("anthropic"));
+    /** The providers the chain said it moved past. */
+    private final List<String> passedOver = new ArrayList<>();
 
     @ParameterizedTest(name = "after a {0} the next provider is tried")
     @ValueSource(ints = {401, 403, 408, 409, 429, 500, 502, 503, 504})
     void aFailureAnotherProviderMayNotShareMovesOnAndIsCounted(int status) {
-        CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route,
-                route.provider().name().equals("openai") ? failed(status, "busy") : new Answered(200)));
+        CallOutcome outcome = tryInOrder(CHAIN, route -> attempt(route,
+                route.provider().name().equals("openai") ? failed(route, status, "busy") : answered(route)));
 
-        assertEquals(new Answered(200), outcome);
+        assertEquals("gemini", assertInstanceOf(Answered.class, outcome).attempt().provider());
         assertEquals(List.of("openai", "gemini"), attempted);
-        assertEquals(1, fallbacks("openai"));
-        assertEquals(0, fallbacks("gemini"));
+        assertEquals(List.of("openai"), passedOver);
     }
 
     @ParameterizedTest(name = "a {0} goes back to the caller as the upstream sent it")
     @ValueSource(ints = {400, 404, 413, 422})
     void aFailureOfTheRequestItselfGoesStraightBack(int status) {
-        CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route, failed(status, "bad request")));
+        CallOutcome outcome = tryInOrder(CHAIN, route -> attempt(route, failed(route, status, "bad request")));
 
         Failure failure = assertInstanceOf(FailedBeforeFirstByte.class, outcome).failure();
         assertEquals(status, failure.status().code());
         assertArrayEquals(errorBody("bad request"), failure.body());
         assertEquals(List.of("openai"), attempted);
-        assertEquals(0, fallbacks("openai"));
+        assertEquals(List.of(), passedOver);
     }
 
     @Test
     void anUnreachableOrSilentUpstreamMovesOn() {
-        CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route, switch (route.provider().name()) {
-            case "openai" -> new FailedBeforeFirstByte(
-                    Failure.unreachable(route.provider(), new ConnectException("Connection refused")));
-            case "gemini" -> new FailedBeforeFirstByte(
-                    Failure.noHeadersWithin(route.provider(), Duration.ofSeconds(2)));
-            default -> new Answered(200);
+        CallOutcome outcome = tryInOrder(CHAIN, route -> attempt(route, switch (route.provider().name()) {
+            case "openai" -> failedWith(route, Failure.unreachable(route.provider(),
+                    new ConnectException("Connection refused")));
+            case "gemini" -> failedWith(route, Failure.noHeadersWithin(route.provider(), Duration.ofSeconds(2)));
+            default -> answered(route);
         }));
 
-        assertEquals(new Answered(200), outcome);
+        assertEquals("anthropic", assertInstanceOf(Answered.class, outcome).attempt().provider());
         assertEquals(List.of("openai", "gemini", "anthropic"), attempted);
     }
 
     @Test
     void aStreamThatBrokeAfterItsFirstByteEndsTheChain() {
-        CallOutcome broke = new FailedAfterFirstByte(502, "The connection to upstream openai broke mid-stream.", true);
+        CallOutcome outcome = tryInOrder(CHAIN, route -> attempt(route, new FailedAfterFirstByte(
+                new AnswerStart(route, true, 0, 0).cut(502, TokenUsage.NONE, 0),
+                "The connection to upstream openai broke mid-stream.", true)));
 
-        CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route, broke));
-
-        assertEquals(broke, outcome);
+        assertInstanceOf(FailedAfterFirstByte.class, outcome);
         assertEquals(List.of("openai"), attempted);
+        assertEquals(List.of(), passedOver);
     }
 
     @Test
     void whenEveryProviderFailsTheCallerGetsTheLastFailureListingWhatWasTried() {
-        CallOutcome outcome = fallback.tryInOrder(CHAIN, route -> attempt(route, switch (route.provider().name()) {
-            case "openai" -> failed(503, "overloaded");
-            case "gemini" -> new FailedBeforeFirstByte(
-                    Failure.unreachable(route.provider(), new ConnectException("Connection refused")));
-            default -> failed(429, "slow down");
+        CallOutcome outcome = tryInOrder(CHAIN, route -> attempt(route, switch (route.provider().name()) {
+            case "openai" -> failed(route, 503, "overloaded");
+            case "gemini" -> failedWith(route, Failure.unreachable(route.provider(),
+                    new ConnectException("Connection refused")));
+            default -> failed(route, 429, "slow down");
         }));
 
         Failure failure = assertInstanceOf(FailedBeforeFirstByte.class, outcome).failure();
@@ -110,16 +105,20 @@ public final class FallbackChainTest {
                 + " gemini (unreachable: the connection was refused); anthropic (429 slow down).", error.getString("message"));
         assertEquals("rate_limit_error", error.getString("type"));
         assertEquals(List.of("openai", "gemini", "anthropic"), attempted);
-        assertEquals(1, fallbacks("anthropic"));
+        assertEquals(List.of("openai", "gemini", "anthropic"), passedOver);
     }
 
     @Test
     void noUsableProviderAtAllIs502WithoutAnAttempt() {
         ApiException e = assertThrows(ApiException.class,
-                () -> fallback.tryInOrder(List.of(), route -> attempt(route, new Answered(200))));
+                () -> tryInOrder(List.of(), route -> attempt(route, answered(route))));
 
         assertEquals(502, e.error().status().code());
         assertEquals(List.of(), attempted);
+    }
+
+    private CallOutcome tryInOrder(List<Route> routes, Function<Route, CallOutcome> attempt) {
+        return FallbackChain.tryInOrder(routes, attempt, failed -> passedOver.add(failed.provider()));
     }
 
     private CallOutcome attempt(Route route, CallOutcome outcome) {
@@ -127,23 +126,24 @@ public final class FallbackChainTest {
         return outcome;
     }
 
-    private static CallOutcome failed(int status, String message) {
-        return new FailedBeforeFirstByte(Failure.answered(status, errorBody(message), List.of()));
+    private static CallOutcome answered(Route route) {
+        return new Answered(new AnswerStart(route, false, 0, 0).whole(200, TokenUsage.NONE, 0));
+    }
+
+    private static CallOutcome failed(Route route, int status, String message) {
+        return new FailedBeforeFirstByte(
+                Attempt.unanswered(route, Attempt.Ending.REFUSED, status, TokenUsage.NONE, 0),
+                Failure.answered(status, errorBody(message), List.of()));
+    }
+
+    private static CallOutcome failedWith(Route route, Failure failure) {
+        return new FailedBeforeFirstByte(
+                Attempt.unanswered(route, Attempt.Ending.FAILED, failure.status().code(), TokenUsage.NONE, 0), failure);
     }
 
     private static byte[] errorBody(String message) {
         return ("{\"error\":{\"message\":\"" + message + "\",\"type\":\"rate_limit_error\",\"param\":null,"
                 + "\"code\":null}}").getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Fallbacks counted for {@code provider} during the test. */
-    private double fallbacks(String provider) {
-        return fallbacksSoFar(provider) - fallbacksBefore.get(provider);
-    }
-
-    private static double fallbacksSoFar(String provider) {
-        return Metrics.globalRegistry().counter("gateway.fallbacks", List.of(Tag.create("provider", provider)))
-                .map(Counter::count).orElse(0L);
     }
 
     private static List<Route> routes(String... names) {

@@ -1,7 +1,5 @@
-package io.aigw.runtime.observe;
+package io.aigw.runtime.metering;
 
-import io.aigw.runtime.metering.TextEstimate;
-import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.PriceBook;
 import java.util.function.LongSupplier;
@@ -26,32 +24,36 @@ public record Charge(TokenUsage tokens, Cost cost) {
     /** What a request no provider was tried for used: nothing, counted, not unknown. */
     private static final TokenUsage NO_TOKENS = new TokenUsage(0, 0, 0);
 
+    /** What a request that no provider was tried for is charged: nothing, for no tokens. */
+    public static Charge nothing() {
+        return new Charge(NO_TOKENS, new Cost.NotBilled());
+    }
+
     /**
+     * What a request is charged for the provider tried last.
+     *
      * @param promptTextBytes the bytes of text in the request, read only for an estimate
      */
-    public static Charge of(CallReport report, PriceBook prices, LongSupplier promptTextBytes) {
-        TokenUsage usage = report.usage();
-        if (report.provider() == null) {
-            return new Charge(NO_TOKENS, new Cost.NotBilled());
-        }
+    public static Charge of(Metered last, PriceBook prices, LongSupplier promptTextBytes) {
+        TokenUsage usage = last.usage();
         boolean counted = usage.promptTokens() >= 0 && usage.completionTokens() >= 0;
         if (counted || usage.reportedCost().isPresent()) {
-            return new Charge(usage, prices.cost(report.provider(), report.upstreamModel(), usage));
+            return new Charge(usage, prices.cost(last.provider(), last.upstreamModel(), usage));
         }
-        if (report.isStream() || report.answerWasCut()) {
+        if (last.chargedByText()) {
             long prompt = TextEstimate.tokens(promptTextBytes.getAsLong());
-            long completion = TextEstimate.tokens(report.relayedTextBytes());
+            long completion = TextEstimate.tokens(last.relayedTextBytes());
             TokenUsage estimate = new TokenUsage(prompt, completion, prompt + completion);
-            return new Charge(estimate, prices.estimate(report.provider(), report.upstreamModel(), estimate));
+            return new Charge(estimate, prices.estimate(last.provider(), last.upstreamModel(), estimate));
         }
-        if (report.wasRefusedByUpstream()) {
+        if (last.refused()) {
             return new Charge(usage, new Cost.NotBilled());
         }
-        return new Charge(usage, prices.cost(report.provider(), report.upstreamModel(), usage));
+        return new Charge(usage, prices.cost(last.provider(), last.upstreamModel(), usage));
     }
 
     /** What a failed attempt that its upstream billed is charged: the usage it reported. */
-    public static Charge of(CallReport.BilledAttempt attempt, PriceBook prices) {
+    public static Charge billed(Metered attempt, PriceBook prices) {
         return new Charge(attempt.usage(), prices.cost(attempt.provider(), attempt.upstreamModel(), attempt.usage()));
     }
 }

@@ -1,4 +1,4 @@
-package io.aigw.runtime.api;
+package io.aigw.runtime.exchange;
 
 import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ApiError;
@@ -12,8 +12,6 @@ import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.limits.RecentCompletions;
 import io.aigw.runtime.limits.Reservation;
 import io.aigw.runtime.metering.TokenEstimate;
-import io.aigw.runtime.observe.CallReport;
-import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.pricing.PriceBook;
@@ -22,13 +20,14 @@ import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.store.KeyPolicy;
+import io.aigw.runtime.upstream.Attempt;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
- * A chat completion's passage through its key's rate limits and budget: before it is forwarded, one
+ * An exchange's passage through its key's rate limits and budget: before it is forwarded, one
  * request, its estimated tokens and its estimated cost are reserved, or it is refused with 429 and
  * no upstream is called (400 when its estimate alone is over the key's {@code tpm}: no retry can
  * help it); after, the reservation is settled to what the answer used and cost, or released when no
@@ -36,38 +35,47 @@ import java.util.Optional;
  */
 final class RateLimitGate {
     private final RateLimiter limiter;
-    private final GatewayMetrics metrics;
     private final RecentCompletions recent = new RecentCompletions();
 
-    RateLimitGate(RateLimiter limiter, GatewayMetrics metrics) {
+    RateLimitGate(RateLimiter limiter) {
         this.limiter = limiter;
-        this.metrics = metrics;
+    }
+
+    /** Whether an exchange may go on: held within its limits, or refused by one. */
+    sealed interface Admission {
     }
 
     /** A reservation and the tokens it was made for, which stand when the answer reports none. */
-    record Held(Reservation reservation, long estimate) {
+    record Held(Reservation reservation, long estimate) implements Admission {
         static final Held NOTHING = new Held(Reservation.NONE, 0);
     }
 
     /**
-     * Reserves for {@code chat} against the caller's limits and budget and puts the key's
+     * Refused by the key's {@code limit} ({@code requests}, {@code tokens} or {@code budget}), with
+     * the {@code error} the caller gets.
+     */
+    record Refused(String limit, ApiException error) implements Admission {
+    }
+
+    /**
+     * Reserves for {@code exchange} against the caller's limits and budget and puts the key's
      * {@code x-ratelimit-*} headers on the answer.
      *
-     * @throws ApiException 429 when it does not fit now, 400 when its estimate alone is over the key's
-     *                      {@code tpm}, 403 when the key has a budget and the model no price, 503 when the
-     *                      limit store cannot tell and the gateway is told to deny then
+     * @throws ApiException 400 when its estimate alone is over the key's {@code tpm}, 403 when the key
+     *                      has a budget and the model no price, 503 when the limit store cannot tell and
+     *                      the gateway is told to deny then
      */
-    Held admit(Caller caller, ChatRequest chat, int bodyBytes, Destination destination, PriceBook prices,
-               ServerResponse response) {
+    Admission admit(Exchange exchange, Destination destination, PriceBook prices, ServerResponse response) {
+        Caller caller = exchange.caller();
         KeyPolicy policy = caller.policy();
         if (!policy.reserves()) {
             return Held.NOTHING;
         }
         Limits limits = Limits.of(policy);
-        long promptTokens = TokenEstimate.promptTokens(bodyBytes);
-        long cap = chat.maxOutputTokens() >= 0 ? chat.maxOutputTokens() : outputCap(destination);
-        OutputEstimate output = chat.maxOutputTokens() >= 0 ? OutputEstimate.requested(cap)
-                : recent.estimate(chat.model(), cap);
+        long promptTokens = TokenEstimate.promptTokens(exchange.body().length);
+        long cap = exchange.maxOutputTokens() >= 0 ? exchange.maxOutputTokens() : outputCap(destination);
+        OutputEstimate output = exchange.maxOutputTokens() >= 0 ? OutputEstimate.requested(cap)
+                : recent.estimate(exchange.model(), cap);
         long estimate = promptTokens + output.tokens();
         if (limits.tpm() > 0 && estimate > limits.tpm()) {
             throw new ApiException(ApiError.requestExceedsTpm(overTpm(limits, promptTokens, output)));
@@ -75,7 +83,7 @@ final class RateLimitGate {
         // A budget reserves the most the request may cost, the model's whole cap: the cap bounds what
         // one request can spend beyond its reservation.
         BudgetClaim budget = policy.budget().isEmpty() ? BudgetClaim.NONE
-                : claim(policy, costBound(chat, destination, prices, promptTokens, cap));
+                : claim(policy, costBound(exchange.model(), destination, prices, promptTokens, cap));
         return switch (limiter.reserve(caller.keyId(), limits, estimate, budget)) {
             case Decision.Admitted admitted -> {
                 admitted.quota().ifPresent(quota -> LimitHeaders.put(response, quota));
@@ -83,14 +91,14 @@ final class RateLimitGate {
             }
             case Decision.Refused refused when refused.limit().equals("budget") -> {
                 LimitHeaders.put(response, refused.quota());
-                metrics.rateLimited(refused.limit());
-                throw new ApiException(ApiError.insufficientQuota(budgetMessage(policy, refused, budget)));
+                yield new Refused(refused.limit(),
+                        new ApiException(ApiError.insufficientQuota(budgetMessage(policy, refused, budget))));
             }
             case Decision.Refused refused -> {
                 LimitHeaders.put(response, refused.quota());
                 response.header(HeaderNames.RETRY_AFTER, LimitHeaders.retryAfter(refused.quota()));
-                metrics.rateLimited(refused.limit());
-                throw new ApiException(ApiError.rateLimited(refused.limit(), message(refused, limits, estimate)));
+                yield new Refused(refused.limit(),
+                        new ApiException(ApiError.rateLimited(refused.limit(), message(refused, limits, estimate))));
             }
             case Decision.Unavailable unavailable -> {
                 response.header(HeaderNames.RETRY_AFTER, "1");
@@ -103,17 +111,19 @@ final class RateLimitGate {
      * Settles to the tokens the answer reported (the estimate when it reported none) and to what the
      * request cost, or releases when no answer began.
      *
-     * @param cost what the request cost, its billed failed attempts included; empty when unknown, and
-     *             the estimate stands
+     * @param model the model the caller asked for, whose recent answers a whole one joins
+     * @param last  the attempt made last
+     * @param cost  what the request cost, its billed failed attempts included; empty when unknown, and
+     *              the estimate stands
      */
-    void settle(Held held, CallReport report, Optional<Usd> cost) {
-        if (!report.answerBegan()) {
+    void settle(Held held, String model, Attempt last, Optional<Usd> cost) {
+        if (!last.answerBegan()) {
             held.reservation().release();
             return;
         }
-        TokenUsage usage = report.usage();
-        if (!report.answerWasCut()) {
-            recent.answered(report.requestedModel(), usage.completionTokens());
+        TokenUsage usage = last.usage();
+        if (last.ending() != Attempt.Ending.CUT) {
+            recent.answered(model, usage.completionTokens());
         }
         long used = usage.promptTokens() >= 0 && usage.completionTokens() >= 0
                 ? usage.promptTokens() + usage.completionTokens() : usage.totalTokens();
@@ -129,7 +139,7 @@ final class RateLimitGate {
      * price. {@code gateway/auto} at the dearest priced default model of its chain, since any of
      * them may answer; a model without a price cannot be bounded, and is refused.
      */
-    private static Usd costBound(ChatRequest chat, Destination destination, PriceBook prices, long promptTokens,
+    private static Usd costBound(String model, Destination destination, PriceBook prices, long promptTokens,
                                  long completionTokens) {
         Optional<Usd> bound = switch (destination) {
             case Route route -> prices.price(route.provider().prefix(), route.upstreamModel())
@@ -139,7 +149,7 @@ final class RateLimitGate {
                     .map(price -> price.bound(promptTokens, completionTokens))
                     .max(Usd::compareTo);
         };
-        return bound.orElseThrow(() -> new ApiException(ApiError.modelNotPriced(chat.model())));
+        return bound.orElseThrow(() -> new ApiException(ApiError.modelNotPriced(model)));
     }
 
     private static String budgetMessage(KeyPolicy policy, Decision.Refused refused, BudgetClaim budget) {

@@ -1,4 +1,4 @@
-package io.aigw.runtime.observe;
+package io.aigw.runtime.upstream;
 
 /** Durations as the access log and {@code Server-Timing} show them: milliseconds with three decimals. */
 public final class Millis {

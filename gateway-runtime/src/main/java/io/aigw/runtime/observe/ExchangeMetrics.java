@@ -1,0 +1,68 @@
+package io.aigw.runtime.observe;
+
+import io.aigw.runtime.exchange.Exchange;
+import io.aigw.runtime.exchange.ExchangeListener;
+import io.aigw.runtime.exchange.ExchangeRecord;
+import io.aigw.runtime.metering.TokenUsage;
+import io.aigw.runtime.upstream.Attempt;
+import java.util.List;
+
+/** Counts what happens to exchanges in the {@link GatewayMetrics}. */
+public final class ExchangeMetrics implements ExchangeListener {
+    private final GatewayMetrics metrics;
+
+    public ExchangeMetrics(GatewayMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void exchangeStarted(Exchange exchange) {
+        metrics.requestStarted();
+        if (exchange.stream()) {
+            metrics.streamStarted();
+        }
+    }
+
+    @Override
+    public void attemptEnded(Exchange exchange, Attempt attempt) {
+        if (attempt.ending() == Attempt.Ending.KEY_REJECTED) {
+            metrics.keyCooldown(attempt.provider());
+        }
+    }
+
+    @Override
+    public void passedOver(Exchange exchange, Attempt attempt) {
+        metrics.fallback(attempt.provider());
+    }
+
+    @Override
+    public void exchangeEnded(ExchangeRecord record) {
+        Exchange exchange = record.exchange();
+        metrics.requestEnded();
+        if (exchange.stream()) {
+            metrics.streamEnded();
+        }
+        if (record.refusedBy().isPresent()) {
+            metrics.rateLimited(record.refusedBy().get());
+        }
+        List<Attempt> attempts = record.attempts();
+        long now = System.nanoTime();
+        long upstreamNanos = record.upstreamNanos();
+        long waitedFor = record.stream() ? record.firstByteNanos() : now;
+        TokenUsage tokens = attempts.isEmpty() ? TokenUsage.NONE : attempts.get(attempts.size() - 1).usage();
+        metrics.completed(exchange.model(), record.provider(), record.status(),
+                Math.max(0, waitedFor - exchange.startedNanos() - upstreamNanos), upstreamNanos,
+                tokens.promptTokens(), tokens.completionTokens());
+        if (record.charge().cost().amount().isPresent()) {
+            metrics.cost(record.provider(), exchange.model(), record.charge().cost().amount().get());
+        }
+        if (record.stream()) {
+            metrics.streamFirstByte(record.provider(), record.firstByteNanos() - exchange.startedNanos());
+        }
+        for (ExchangeRecord.Billed billed : record.billed()) {
+            if (billed.charge().cost().amount().isPresent()) {
+                metrics.cost(billed.attempt().provider(), exchange.model(), billed.charge().cost().amount().get());
+            }
+        }
+    }
+}

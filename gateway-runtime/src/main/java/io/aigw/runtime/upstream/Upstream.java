@@ -1,0 +1,80 @@
+package io.aigw.runtime.upstream;
+
+import io.aigw.runtime.config.UpstreamTimeouts;
+import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.transport.TransportOptions.Choice;
+import io.helidon.common.tls.Tls;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * The upstream layer's entry: makes one attempt along one route ({@link UpstreamCall}), answers the
+ * caller when the upstream answered well, and returns how it ended with its {@link Attempt}. Which
+ * routes are tried, and what the caller gets when none answered, is the exchange's to decide.
+ */
+public final class Upstream implements AutoCloseable {
+    /** Names the provider that served the answer. */
+    public static final HeaderName PROVIDER_HEADER = HeaderNames.create("X-Gateway-Provider");
+    /** States a plain answer's cost in US dollars, when {@code gateway.cost-header} is on. */
+    public static final HeaderName COST_HEADER = HeaderNames.create("X-Gateway-Cost");
+
+    /** Built on first use: each loads a TLS trust store, which providers never called need not pay for. */
+    private final UpstreamClients clients;
+    private final KeyCooldowns cooldowns;
+    private final Deadlines deadlines;
+    private final UpstreamCall call;
+    private volatile boolean stopping;
+
+    /** Calls the providers of the routing snapshots {@link #retain retained}. */
+    public Upstream(UpstreamTimeouts timeouts, Duration keyCooldown, Optional<Tls> tls, Choice upstreamPool) {
+        this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
+        this.cooldowns = new KeyCooldowns(keyCooldown);
+        this.clients = new UpstreamClients(provider -> new UpstreamClient(provider, timeouts, tls, upstreamPool));
+        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, cooldowns, () -> stopping);
+    }
+
+    /**
+     * The gateway begins to stop: a call whose wait on its upstream fails from now on was ended by
+     * the stop at the end of its grace period, and is answered 503 {@code shutting_down}.
+     */
+    public void stopping() {
+        stopping = true;
+    }
+
+    /**
+     * Sends {@code request} along {@code route} and relays a successful answer to the caller. The
+     * call ends early when the caller's hangup hears that it left, and at the caller's
+     * {@link CallerSide#endsAt()}. A failure before the caller's first byte is returned unsent.
+     *
+     * @param waitedBefore the request's wait on the upstreams tried before this one, for the
+     *                     {@code Server-Timing} header
+     */
+    public CallOutcome attempt(UpstreamRequest request, Route route, CallerSide caller, long waitedBefore) {
+        return call.attempt(request, route, caller, waitedBefore);
+    }
+
+    /** Whether {@code gateway/auto} may try this provider now: it has a key not recently rejected. */
+    public boolean usable(Provider provider) {
+        return provider.apiKey().isPresent() && !cooldowns.isCoolingDown(provider.name());
+    }
+
+    /** A routing snapshot of {@code providers} becomes current: requests may be forwarded to them. */
+    public void retain(Collection<Provider> providers) {
+        clients.retain(providers);
+    }
+
+    /** A routing snapshot of {@code providers} is released: the clients no current snapshot needs close. */
+    public void release(Collection<Provider> providers) {
+        clients.release(providers);
+    }
+
+    @Override
+    public void close() {
+        deadlines.close();
+        clients.close();
+    }
+}
