@@ -2,7 +2,6 @@ package io.aigw.runtime.exchange;
 
 import io.aigw.runtime.metering.Charge;
 import io.aigw.runtime.metering.TextEstimate;
-import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.upstream.Attempt;
@@ -46,12 +45,12 @@ final class Settlement {
         return new ExchangeRecord(exchange, tried, status, firstByteNanos, charge, billed, prices, refusedBy);
     }
 
-    /** The attempts before the last that reported usage, though they failed: their upstreams billed them. */
+    /** The attempts before the last that their upstreams billed, though they failed: they reported usage. */
     private static List<ExchangeRecord.Billed> billed(List<Attempt> tried, PriceBook prices) {
         List<ExchangeRecord.Billed> billed = List.of();
         for (int i = 0; i < tried.size() - 1; i++) {
             Attempt attempt = tried.get(i);
-            if (attempt.usage() != TokenUsage.NONE) {
+            if (attempt.billed()) {
                 if (billed.isEmpty()) {
                     billed = new ArrayList<>(2);
                 }

@@ -58,6 +58,14 @@ public record Attempt(String provider, String upstreamModel, Ending ending, int 
         return ending == Ending.ANSWERED || ending == Ending.CUT;
     }
 
+    /**
+     * Whether its upstream billed it: its answer began, or it failed yet reported usage (an error
+     * that reports usage was billed all the same).
+     */
+    public boolean billed() {
+        return answerBegan() || usage != TokenUsage.NONE;
+    }
+
     @Override
     public boolean chargedByText() {
         return stream || ending == Ending.CUT;
