@@ -11,7 +11,7 @@ import io.aigw.runtime.limits.OutputEstimate;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.limits.RecentCompletions;
 import io.aigw.runtime.limits.Reservation;
-import io.aigw.runtime.metering.TokenEstimate;
+import io.aigw.runtime.limits.TokenEstimate;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.pricing.PriceBook;

@@ -4,10 +4,11 @@
  *
  * <p>{@link io.aigw.runtime.metering.TokenUsage} is the one shape of usage that pricing, limits and
  * records share; {@link io.aigw.runtime.metering.ReportedUsage} reads it from what an upstream
- * reported (an answer's or a stream chunk's {@code usage}). Where an upstream reported none, it is
- * estimated: a request's tokens before it is sent from its body's length
- * ({@link io.aigw.runtime.metering.TokenEstimate}), an answer's from the text relayed
- * ({@link io.aigw.runtime.metering.TextEstimate}). This package depends on {@code pricing} alone
- * (and the shared JSON provider).
+ * reported (an answer's or a stream chunk's {@code usage}). Where an upstream reported none, an
+ * answer's tokens are estimated from the text relayed ({@link io.aigw.runtime.metering.TextEstimate}),
+ * and a {@link io.aigw.runtime.metering.Charge} is what a request is charged from either. This
+ * package depends on {@code pricing} alone (and the shared JSON provider). The estimates a
+ * reservation is made with before a request is sent live beside the limits they serve
+ * ({@code limits.TokenEstimate}, {@code limits.RecentCompletions}).
  */
 package io.aigw.runtime.metering;

@@ -1,4 +1,4 @@
-package io.aigw.runtime.metering;
+package io.aigw.runtime.limits;
 
 /**
  * The tokens a request is reserved for before it is sent: its prompt, estimated from the body's
