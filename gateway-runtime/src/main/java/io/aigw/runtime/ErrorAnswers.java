@@ -34,7 +34,7 @@ final class ErrorAnswers {
                 // retry, and the operator gets one line, not a stack trace.
                 .error(OutOfMemoryError.class, (request, response, e) -> {
                     LOG.log(Level.ERROR, "Out of heap answering " + LogText.escaped(request.prologue().uriPath().path())
-                            + ": give the gateway more heap or lower its limits (README, \"Sizing\")");
+                            + ": give the gateway more heap or lower its limits (docs/operations.md, \"Sizing\")");
                     response.header(HeaderNames.RETRY_AFTER, "1");
                     ApiError.outOfMemory().send(response);
                 })

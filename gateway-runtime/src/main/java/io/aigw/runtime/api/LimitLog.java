@@ -21,7 +21,7 @@ final class LimitLog {
         if ((last == null || now - last > QUIET_NANOS)
                 && (last == null ? lastLogged.putIfAbsent(what, now) == null : lastLogged.replace(what, last, now))) {
             LOG.log(Level.WARNING, "At the limit of " + what + " in flight (" + setting + "): callers get 503 with"
-                    + " Retry-After until some end; README, \"Sizing\", says how to raise it.");
+                    + " Retry-After until some end; docs/operations.md, \"Sizing\", says how to raise it.");
         }
     }
 }

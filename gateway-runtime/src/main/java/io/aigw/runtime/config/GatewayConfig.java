@@ -9,7 +9,7 @@ import java.util.OptionalInt;
 
 /**
  * The gateway's own settings, {@code gateway.*} and Helidon's {@code server}, read once at start.
- * Each key, default and environment variable is the one README's configuration table documents;
+ * Each key, default and environment variable is the one docs/configuration.md documents;
  * a provider's settings are read with its plugin ({@link ProviderConfig}).
  *
  * @param name          {@code gateway.name}: {@code owned_by} of {@code gateway/auto} in the model list

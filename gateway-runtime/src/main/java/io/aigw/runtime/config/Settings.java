@@ -14,7 +14,7 @@ import java.util.OptionalInt;
  *
  * <p>Every configuration key is overridable by the environment variable spelt like it in upper
  * case with {@code .} and {@code -} as {@code _}: {@code gateway.max-body-size} by
- * {@code GATEWAY_MAX_BODY_SIZE}. One rule for every key means the README can document it once.
+ * {@code GATEWAY_MAX_BODY_SIZE}. One rule for every key means docs/configuration.md can document it once.
  */
 public final class Settings {
     private final Config config;

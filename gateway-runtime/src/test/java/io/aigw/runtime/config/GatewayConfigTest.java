@@ -24,7 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The configuration README's table documents: every key's default, and the environment over the file. */
+/** What docs/configuration.md documents: every key's default, and the environment over the file. */
 public final class GatewayConfigTest {
     private static final Path SHIPPED_FILE = Path.of("../distribution/src/dist/conf/gateway.yaml");
     private static final Path CONFIGURATION_PAGE = Path.of("../docs/configuration.md");

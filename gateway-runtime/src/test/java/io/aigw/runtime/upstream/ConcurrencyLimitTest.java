@@ -51,7 +51,7 @@ class ConcurrencyLimitTest {
             assertEquals(503, front.gateway().chat(STREAM).statusCode());
             // The operator learns once that the limit turns callers away, and which setting it is.
             assertEquals(List.of("At the limit of requests in flight (gateway.max-concurrent-requests is 1): callers"
-                    + " get 503 with Retry-After until some end; README, \"Sizing\", says how to raise it."),
+                    + " get 503 with Retry-After until some end; docs/operations.md, \"Sizing\", says how to raise it."),
                     logs.messages(Level.WARNING, "io.aigw"));
         }
         assertEquals(503, refused.statusCode());

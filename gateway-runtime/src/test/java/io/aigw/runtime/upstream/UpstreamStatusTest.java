@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** What each upstream status means for the caller and for {@code gateway/auto}, as README's routing section says. */
+/** What each upstream status means for the caller and for {@code gateway/auto}, as docs/routing-and-errors.md says. */
 public final class UpstreamStatusTest {
 
     @ParameterizedTest(name = "{0} is {1}, and gateway/auto moves on: {2}")
