@@ -12,16 +12,12 @@ import io.aigw.runtime.auth.WorkspaceKeyFilter;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.GatewayConfig;
-import io.aigw.runtime.config.RateLimitsConfig;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.exchange.Dispatcher;
 import io.aigw.runtime.exchange.ExchangeListener;
-import io.aigw.runtime.limits.LocalLimiter;
 import io.aigw.runtime.limits.QueuedSpend;
 import io.aigw.runtime.limits.RateLimiter;
-import io.aigw.runtime.limits.RedisLimiter;
-import io.aigw.runtime.limits.SpendLedger;
 import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.ExchangeMetrics;
 import io.aigw.runtime.observe.GatewayMetrics;
@@ -65,11 +61,7 @@ import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.ObserveFeatureConfig;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
-import java.io.IOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -177,7 +169,7 @@ public final class Gateway implements AutoCloseable {
                 Duration.ofMillis(20), records -> usageDrops.refused(store.recordUsage(records)),
                 new BatchWriter.Retry(config.database().checkInterval(), StoreUnavailableException.class::isInstance),
                 usageDrops);
-        Optional<AccessLog> accessLog = accessLog(config.accessLog());
+        Optional<AccessLog> accessLog = AccessLog.open(config.accessLog());
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
@@ -187,7 +179,7 @@ public final class Gateway implements AutoCloseable {
                 snapshot -> forwarder.release(snapshot.table().byPriority())));
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
-        RateLimiter rateLimiter = rateLimiter(config.rateLimits(), metrics, new QueuedSpend(
+        RateLimiter rateLimiter = RateLimiter.of(config.rateLimits(), metrics::limitStoreFailure, new QueuedSpend(
                 (keyId, since) -> store.spentSince(keyId, Instant.ofEpochMilli(since)).nanos(), usage));
         GatewayConfig.Listener listener = config.listener();
 
@@ -262,32 +254,6 @@ public final class Gateway implements AutoCloseable {
             rateLimiter.close();
             throw e;
         }
-    }
-
-    /**
-     * Counters in Redis when {@code gateway.limits.redis-url} names one, else in memory; a key's spend
-     * is rebuilt from {@code ledger} (the usage records) where they have no count of it.
-     */
-    private static RateLimiter rateLimiter(RateLimitsConfig config, GatewayMetrics metrics, SpendLedger ledger) {
-        return config.redisUrl().<RateLimiter>map(url -> new RedisLimiter(url, config.redisPrefix(),
-                config.redisTimeout(), config.redisPool(), config.onFailure(), metrics::limitStoreFailure, ledger))
-                .orElseGet(() -> new LocalLimiter(ledger));
-    }
-
-    /** {@code stdout}, {@code off}, or a file that lines are appended to. */
-    private static Optional<AccessLog> accessLog(String target) {
-        return switch (target) {
-            case "off" -> Optional.empty();
-            case "stdout" -> Optional.of(new AccessLog(System.out));
-            default -> {
-                try {
-                    yield Optional.of(new AccessLog(Files.newOutputStream(Path.of(target),
-                            StandardOpenOption.CREATE, StandardOpenOption.APPEND)));
-                } catch (IOException e) {
-                    throw new ConfigurationException("gateway.access-log: cannot open '" + target + "': " + e);
-                }
-            }
-        };
     }
 
     /** The port the server listens on (useful when configured as 0). */

@@ -1,5 +1,7 @@
 package io.aigw.runtime.limits;
 
+import io.aigw.runtime.config.RateLimitsConfig;
+
 /** Where a key's request, token and spend counts live: in this process, or in a store replicas share. */
 public interface RateLimiter extends AutoCloseable {
 
@@ -12,6 +14,18 @@ public interface RateLimiter extends AutoCloseable {
     /** Reserves against the key's limits alone. */
     default Decision reserve(String keyId, Limits limits, long tokens) {
         return reserve(keyId, limits, tokens, BudgetClaim.NONE);
+    }
+
+    /**
+     * Counters in Redis when {@code gateway.limits.redis-url} names one, else in memory; a key's spend
+     * is rebuilt from {@code ledger} (the usage records) where they have no count of it.
+     *
+     * @param storeFailure told of each check the Redis store could not answer
+     */
+    static RateLimiter of(RateLimitsConfig config, Runnable storeFailure, SpendLedger ledger) {
+        return config.redisUrl().<RateLimiter>map(url -> new RedisLimiter(url, config.redisPrefix(),
+                config.redisTimeout(), config.redisPool(), config.onFailure(), storeFailure, ledger))
+                .orElseGet(() -> new LocalLimiter(ledger));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.aigw.runtime.observe;
 
 import io.aigw.runtime.batch.BatchWriter;
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.text.LogText;
 import io.aigw.runtime.upstream.Millis;
@@ -12,9 +13,13 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Writes one JSON line per request to standard output or a file. A request only hands over an
@@ -34,6 +39,25 @@ public final class AccessLog implements AutoCloseable {
     public AccessLog(OutputStream out) {
         LineOutput lines = new LineOutput(out);
         this.writer = new BatchWriter<>("access log lines", 10_000, Duration.ofMillis(20), lines::write);
+    }
+
+    /**
+     * The access log {@code gateway.access-log} asks for: {@code stdout}, {@code off} (none), or a
+     * file that lines are appended to.
+     */
+    public static Optional<AccessLog> open(String target) {
+        return switch (target) {
+            case "off" -> Optional.empty();
+            case "stdout" -> Optional.of(new AccessLog(System.out));
+            default -> {
+                try {
+                    yield Optional.of(new AccessLog(Files.newOutputStream(Path.of(target),
+                            StandardOpenOption.CREATE, StandardOpenOption.APPEND)));
+                } catch (IOException e) {
+                    throw new ConfigurationException("gateway.access-log: cannot open '" + target + "': " + e);
+                }
+            }
+        };
     }
 
     public void log(Entry entry) {
