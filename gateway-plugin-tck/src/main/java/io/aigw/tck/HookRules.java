@@ -17,7 +17,7 @@ final class HookRules {
      */
     private static final Set<String> GATEWAY_HEADERS = Set.of("authorization", "proxy-authorization", "host",
             "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive",
-            "content-type", "accept", "x-request-id");
+            "content-type", "accept", "x-request-id", "x-api-key");
     /** Request fields the gateway itself reads and routes by; without them no request works. */
     private static final Set<String> REQUIRED_FIELDS = Set.of("model", "messages");
     private static final String TOKEN_SYMBOLS = "!#$%&'*+-.^_`|~";
@@ -42,7 +42,8 @@ final class HookRules {
             } else if (GATEWAY_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
                 problems.add(name + " is a header the gateway sets on every request"
                         + (name.equalsIgnoreCase("authorization")
-                        ? " (Authorization: Bearer and the configured key)" : "") + "; a plugin never sends it");
+                        ? " (Authorization: Bearer and the configured key)"
+                        : name.equalsIgnoreCase("x-api-key") ? " (the configured key, on Anthropic's Messages API)" : "") + "; a plugin never sends it");
             }
             if (!value.chars().allMatch(c -> c == '\t' || (c >= ' ' && c < 0x7f))) {
                 problems.add("the value of " + name + " holds control or non-ASCII characters, which HTTP/1.1 does"

@@ -26,7 +26,8 @@ import java.util.Objects;
  *                        most one installed plugin may say so, and it usually keeps ids unchanged
  * @param defaultModel    the model, as the upstream names it, that {@code gateway/auto} asks for
  * @param priority        the provider's place in the {@code gateway/auto} chain, lowest first
- * @param baseUrl         the URL that {@code /chat/completions} is appended to
+ * @param baseUrl         the URL that each API's path is appended to ({@link ProviderPlugin#apis()}),
+ *                        such as {@code /chat/completions}
  * @param apiKeyVariable  the environment variable holding the upstream key, named as the vendor's
  *                        own SDK names it ({@code OPENAI_API_KEY})
  * @param baseUrlVariable the environment variable that overrides {@code baseUrl}
@@ -106,7 +107,7 @@ public record ProviderDescriptor(
             return this;
         }
 
-        /** Sets the URL that {@code /chat/completions} is appended to. */
+        /** Sets the URL that each API's path, such as {@code /chat/completions}, is appended to. */
         public Builder baseUrl(String baseUrl) {
             this.baseUrl = URI.create(baseUrl);
             return this;

@@ -6,7 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * An upstream model provider that speaks the OpenAI Chat Completions wire format.
+ * An upstream model provider: one that speaks the OpenAI Chat Completions wire format, and
+ * possibly more of the APIs the gateway serves ({@link #apis()}).
  *
  * <p>The gateway finds implementations with {@link java.util.ServiceLoader} at startup, calls each
  * method once, and does all the work itself: the HTTP call, streaming, retries and fallback. A plugin
@@ -34,9 +35,10 @@ public interface ProviderPlugin {
     /**
      * The version of this SPI, as {@link java.lang.module.ModuleDescriptor.Version} orders versions:
      * the version the {@code io.aigw.spi} module declares. 1.1 added prices to the catalogue
-     * ({@link #catalogue()}).
+     * ({@link #catalogue()}); 1.2 the APIs a provider serves ({@link #apis()}, {@link #homeFor()})
+     * and a model's {@code kind} in the catalogue.
      */
-    String SPI_VERSION = "1.1";
+    String SPI_VERSION = "1.2";
 
     /**
      * Returns what the gateway needs to route to this provider: its prefix, how the prefix is
@@ -63,6 +65,9 @@ public interface ProviderPlugin {
      * }</pre>
      * A model has the fields {@code id} (the provider's own model id, without the gateway prefix),
      * {@code name}, {@code context_length} (tokens, an integer), {@code owned_by} and, optionally,
+     * {@code kind} ({@code "chat"}, the default, or {@code "embedding"}: a model that answers
+     * {@link UpstreamApi#EMBEDDINGS} requests, whose {@code pricing} may leave out {@code output}; since
+     * 1.2),
      * {@code max_output_tokens} (the most tokens one answer may hold, an integer; without it the
      * gateway takes the context length as the output cap when it reserves for a request that sets no
      * {@code max_completion_tokens}, and a runtime older than the member ignores it) and
@@ -93,8 +98,8 @@ public interface ProviderPlugin {
      * Returns headers the provider wants on every request, such as attribution headers. They are
      * sent after the gateway's own headers. A plugin that names a header the gateway writes itself
      * ({@code Host}, {@code Content-Length}, {@code Transfer-Encoding}, {@code Connection},
-     * {@code Keep-Alive}, {@code Upgrade}, {@code TE}, {@code Trailer}, any {@code Proxy-*} header, or
-     * {@code Authorization}) is refused.
+     * {@code Keep-Alive}, {@code Upgrade}, {@code TE}, {@code Trailer}, any {@code Proxy-*} header,
+     * {@code Authorization} or {@code x-api-key}) is refused.
      */
     default Map<String, String> extraHeaders() {
         return Map.of();
@@ -105,6 +110,32 @@ public interface ProviderPlugin {
      * request body before forwarding it. Every other field is forwarded as the caller sent it.
      */
     default Set<String> unsupportedFields() {
+        return Set.of();
+    }
+
+    /**
+     * Returns the APIs the upstream serves natively, each with its path under the descriptor's
+     * {@link ProviderDescriptor#baseUrl() base URL} (starting with {@code /}; usually the API's
+     * {@link UpstreamApi#defaultPath()}). The gateway forwards a request on one of these APIs as the
+     * caller sent it and refuses, with 400, one on an API the provider leaves out. Chat completions
+     * only by default, as before SPI 1.2.
+     *
+     * @since 1.2
+     */
+    default Map<UpstreamApi, String> apis() {
+        return Map.of(UpstreamApi.CHAT_COMPLETIONS, UpstreamApi.CHAT_COMPLETIONS.defaultPath());
+    }
+
+    /**
+     * Returns the APIs for which this provider is the home of model ids that name no provider: a
+     * request on such an API whose model has no {@code /} (Claude Code asks for
+     * {@code claude-sonnet-4-5-20250929}) goes to this provider with the id unchanged, where it would
+     * otherwise go to the catch-all. Each must be one of {@link #apis()}, and at most one installed
+     * plugin may be the home of an API. None by default.
+     *
+     * @since 1.2
+     */
+    default Set<UpstreamApi> homeFor() {
         return Set.of();
     }
 }

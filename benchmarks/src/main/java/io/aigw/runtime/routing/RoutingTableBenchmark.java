@@ -3,6 +3,7 @@ package io.aigw.runtime.routing;
 import io.aigw.runtime.HotPathBenchmark;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.spi.UpstreamApi;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,7 @@ public class RoutingTableBenchmark extends HotPathBenchmark {
     private static Provider provider(String prefix, boolean stripsPrefix, boolean catchAll, int priority,
             String baseUrl) {
         return new Provider(prefix, prefix, stripsPrefix, catchAll, "default-model", priority, URI.create(baseUrl),
-                Optional.empty(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), 0, "benchmark");
+                Optional.empty(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), 0, "benchmark",
+                Provider.urls(URI.create(baseUrl), Map.of(UpstreamApi.CHAT_COMPLETIONS, "/chat/completions")), Set.of());
     }
 }

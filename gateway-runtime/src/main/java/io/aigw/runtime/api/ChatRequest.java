@@ -3,6 +3,7 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.UpstreamRequest;
+import io.aigw.spi.UpstreamApi;
 import java.util.Set;
 
 /**
@@ -42,6 +43,11 @@ public final class ChatRequest implements UpstreamRequest {
     /** {@code max_completion_tokens}, else {@code max_tokens}; -1 when the request sets neither. */
     public long maxOutputTokens() {
         return maxOutputTokens;
+    }
+
+    @Override
+    public UpstreamApi api() {
+        return UpstreamApi.CHAT_COMPLETIONS;
     }
 
     @Override

@@ -102,6 +102,16 @@ public record ApiError(Status status, String message, String type, String param,
         return new ApiError(Status.BAD_REQUEST_400, message, "invalid_request_error", "model", "provider_not_configured");
     }
 
+    /**
+     * The model routes to a provider whose upstream does not serve the API it was asked on: no retry
+     * changes that, so a 400 that names the provider and the endpoint.
+     */
+    public static ApiError apiNotServed(String model, String provider, String endpoint) {
+        return new ApiError(Status.BAD_REQUEST_400, "The model '" + model + "' goes to the provider '" + provider
+                + "', which does not serve " + endpoint + " on this gateway; use a model of a provider that does"
+                + " (GET /api/v1/models).", "invalid_request_error", "model", "unsupported_endpoint");
+    }
+
     /** The gateway could not get an answer from an upstream: unreachable, or every provider failed. */
     public static ApiError upstream(String message) {
         return new ApiError(Status.BAD_GATEWAY_502, message, "upstream_error", null, null);

@@ -51,7 +51,8 @@ final class Attempts {
                     exchange.startedNanos(), exchange.startedNanos() + totalNanos, costHeader);
             return switch (destination) {
                 case Route route -> attempt(exchange, requireKey(route, exchange.model()), caller, tried);
-                case AutoChain chain -> FallbackChain.tryInOrder(chain.routes(upstream::usable),
+                case AutoChain chain -> FallbackChain.tryInOrder(chain.routes(provider ->
+                                provider.serves(exchange.endpoint().api()) && upstream.usable(provider)),
                         route -> attempt(exchange, route, caller, tried),
                         attempt -> listener.passedOver(exchange, attempt));
             };

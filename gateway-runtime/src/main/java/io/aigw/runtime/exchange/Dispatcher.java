@@ -6,6 +6,7 @@ import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
+import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.upstream.Attempt;
 import io.aigw.runtime.upstream.CallOutcome;
@@ -53,7 +54,7 @@ public final class Dispatcher {
      * provider is called.
      *
      * @throws ApiException 403 when its key may not use its model or its model has no price for a
-     *                      key's budget, 429 when a limit refuses it, 400 when it is over its key's
+     *                      key's budget, 400 when its provider does not serve its endpoint, 429 when a limit refuses it, 400 when it is over its key's
      *                      {@code tpm} alone or its provider has no key, 502 when {@code gateway/auto}
      *                      has no usable provider, 503 when the limit store cannot tell
      * @throws CloseConnectionException when a plain answer was cut short or the caller left: the
@@ -74,7 +75,11 @@ public final class Dispatcher {
             if (!exchange.caller().policy().allows(exchange.model())) {
                 throw new ApiException(ApiError.modelNotAllowed(exchange.model()));
             }
-            Destination destination = routes.table().destination(exchange.model());
+            Destination destination = routes.table().destination(exchange.model(), exchange.endpoint().api());
+            if (destination instanceof Route route && !route.provider().serves(exchange.endpoint().api())) {
+                throw new ApiException(ApiError.apiNotServed(exchange.model(), route.provider().prefix(),
+                        exchange.endpoint().path()));
+            }
             switch (limits.admit(exchange, destination, prices, response)) {
                 case RateLimitGate.Held admitted -> held = admitted;
                 case RateLimitGate.Refused refused -> {

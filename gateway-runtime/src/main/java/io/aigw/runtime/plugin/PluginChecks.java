@@ -3,9 +3,12 @@ package io.aigw.runtime.plugin;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
+import io.aigw.spi.UpstreamApi;
 import java.net.URL;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -30,9 +33,11 @@ final class PluginChecks {
      *
      * @param extraHeaders      in the plugin's order
      * @param unsupportedFields in the plugin's order
+     * @param apis              each API the upstream serves, with its path under the base URL
+     * @param homeFor           the APIs whose model ids without a provider go to this plugin
      */
     record Declarations(ProviderDescriptor descriptor, Optional<URL> catalogue, Map<String, String> extraHeaders,
-                        Set<String> unsupportedFields) {
+                        Set<String> unsupportedFields, Map<UpstreamApi, String> apis, Set<UpstreamApi> homeFor) {
     }
 
     /**
@@ -51,11 +56,42 @@ final class PluginChecks {
             Set<String> declared = plugin.unsupportedFields();
             return declared == null ? null : Collections.unmodifiableSet(new LinkedHashSet<>(declared));
         }));
-        if (hasNull(headers.keySet()) || hasNull(headers.values()) || hasNull(fields)) {
+        Map<UpstreamApi, String> apis = answered(source, "apis()", calls.ask(source, "apis()",
+                () -> copyOrNull(plugin.apis())));
+        Set<UpstreamApi> homeFor = answered(source, "homeFor()", calls.ask(source, "homeFor()",
+                () -> copyOrNull(plugin.homeFor())));
+        if (hasNull(headers.keySet()) || hasNull(headers.values()) || hasNull(fields) || hasNull(apis.values())) {
             throw new ConfigurationException("The plugin " + source + " is refused: what it declares cannot be used:"
-                    + " its extraHeaders() or unsupportedFields() holds a null.");
+                    + " its extraHeaders(), unsupportedFields() or apis() holds a null.");
         }
-        return new Declarations(descriptor, catalogue, headers, fields);
+        requireUsableApis(source, apis, homeFor);
+        return new Declarations(descriptor, catalogue, headers, fields, apis, homeFor);
+    }
+
+    /** Every path is one the gateway can append to a base URL, and a plugin is home only for an API it serves. */
+    private static void requireUsableApis(String source, Map<UpstreamApi, String> apis, Set<UpstreamApi> homeFor) {
+        apis.forEach((api, path) -> {
+            if (!isPath(path)) {
+                throw new ConfigurationException("The plugin " + source + " is refused: its apis() gives " + api
+                        + " the path '" + path + "', which is not a path to append to a base URL: it starts with"
+                        + " '/' and holds letters, digits and -._~/ only.");
+            }
+        });
+        if (!apis.containsKey(UpstreamApi.CHAT_COMPLETIONS)) {
+            throw new ConfigurationException("The plugin " + source + " is refused: its apis() leaves out "
+                    + UpstreamApi.CHAT_COMPLETIONS + ", which every provider serves.");
+        }
+        for (UpstreamApi api : homeFor) {
+            if (!apis.containsKey(api)) {
+                throw new ConfigurationException("The plugin " + source + " is refused: its homeFor() names " + api
+                        + ", which its apis() does not serve.");
+            }
+        }
+    }
+
+    private static boolean isPath(String path) {
+        return path.length() > 1 && path.charAt(0) == '/' && path.chars().allMatch(c -> (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~/".indexOf(c) >= 0);
     }
 
     private static <T> T answered(String source, String call, T declared) {
@@ -63,6 +99,35 @@ final class PluginChecks {
             throw new ConfigurationException("The plugin " + source + " is refused: its " + call + " returned null.");
         }
         return declared;
+    }
+
+    /** The plugin's map in the gateway's own; null when it is null or has a null key, as {@code Map.of()} cannot be asked. */
+    private static Map<UpstreamApi, String> copyOrNull(Map<UpstreamApi, String> declared) {
+        if (declared == null) {
+            return null;
+        }
+        Map<UpstreamApi, String> copy = new EnumMap<>(UpstreamApi.class);
+        for (Map.Entry<UpstreamApi, String> entry : declared.entrySet()) {
+            if (entry.getKey() == null) {
+                return null;
+            }
+            copy.put(entry.getKey(), entry.getValue());
+        }
+        return Collections.unmodifiableMap(copy);
+    }
+
+    private static Set<UpstreamApi> copyOrNull(Set<UpstreamApi> declared) {
+        if (declared == null) {
+            return null;
+        }
+        Set<UpstreamApi> copy = EnumSet.noneOf(UpstreamApi.class);
+        for (UpstreamApi api : declared) {
+            if (api == null) {
+                return null;
+            }
+            copy.add(api);
+        }
+        return Collections.unmodifiableSet(copy);
     }
 
     private static boolean hasNull(Collection<String> values) {

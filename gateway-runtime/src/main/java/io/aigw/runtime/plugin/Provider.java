@@ -1,7 +1,10 @@
 package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.pricing.ModelPrice;
+import io.aigw.spi.UpstreamApi;
 import java.net.URI;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,8 @@ import java.util.Set;
  *                          catalogue's entry in the plugin jar), else when the gateway started;
  *                          catalogues give no dates of their own
  * @param source            the jar (or class) the plugin came from, for diagnostics
+ * @param apis              the URL of each API the upstream serves: the base URL and the API's path
+ * @param homeFor           the APIs whose model ids without a provider come to this provider
  */
 public record Provider(
         String name,
@@ -38,7 +43,9 @@ public record Provider(
         Set<String> unsupportedFields,
         List<ModelEntry> catalogue,
         long modelsCreated,
-        String source) {
+        String source,
+        Map<UpstreamApi, URI> apis,
+        Set<UpstreamApi> homeFor) {
 
     /** Returns the id a caller uses for one of this provider's models. */
     public String publicId(String upstreamModel) {
@@ -59,9 +66,30 @@ public record Provider(
         return prices;
     }
 
-    /** Returns the URL chat completions are posted to. */
-    public URI chatCompletionsUrl() {
+    /** Whether the upstream serves {@code api}: a request on another API is refused before it is sent. */
+    public boolean serves(UpstreamApi api) {
+        return apis.containsKey(api);
+    }
+
+    /**
+     * Returns the URL of {@code api} at this provider.
+     *
+     * @throws IllegalArgumentException when the provider does not {@link #serves serve} it
+     */
+    public URI url(UpstreamApi api) {
+        URI url = apis.get(api);
+        if (url == null) {
+            throw new IllegalArgumentException(name + " does not serve " + api);
+        }
+        return url;
+    }
+
+    /** The URL of each API at {@code baseUrl}: the base without a trailing {@code /}, then the API's path. */
+    public static Map<UpstreamApi, URI> urls(URI baseUrl, Map<UpstreamApi, String> paths) {
         String base = baseUrl.toString();
-        return URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + "/chat/completions");
+        String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        Map<UpstreamApi, URI> urls = new EnumMap<>(UpstreamApi.class);
+        paths.forEach((api, path) -> urls.put(api, URI.create(trimmed + path)));
+        return Collections.unmodifiableMap(urls);
     }
 }

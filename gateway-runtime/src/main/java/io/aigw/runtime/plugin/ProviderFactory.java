@@ -9,6 +9,7 @@ import io.aigw.runtime.transport.HeaderSyntax;
 import io.aigw.spi.ProviderDescriptor;
 import java.lang.System.Logger.Level;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -99,16 +100,17 @@ public final class ProviderFactory {
         Map<String, String> headers = new LinkedHashMap<>(declared.extraHeaders());
         headers.putAll(config.headers());
         requireWritable(descriptor.prefix(), headers, config);
+        URI baseUrl = config.baseUrl().orElse(descriptor.baseUrl());
         return new Provider(descriptor.prefix(), config.prefix().orElse(descriptor.prefix()),
                 descriptor.stripsPrefix(), descriptor.catchAll(),
                 config.defaultModel().orElse(descriptor.defaultModel()),
                 config.priority().orElse(descriptor.priority()),
-                config.baseUrl().orElse(descriptor.baseUrl()),
+                baseUrl,
                 config.apiKey().map(key -> new UpstreamKey(key.value())),
                 descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(declared.unsupportedFields()),
                 catalogue(shipped, descriptor.prefix(), config),
                 shipped.flatMap(CatalogueReader.Catalogue::built).orElse(GATEWAY_STARTED).getEpochSecond(),
-                discovered.source());
+                discovered.source(), Provider.urls(baseUrl, declared.apis()), declared.homeFor());
     }
 
     /**

@@ -4,7 +4,9 @@ import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.spi.UpstreamApi;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -14,7 +16,8 @@ import java.util.Set;
 
 /**
  * Maps a model id's prefix, the text before its first {@code /}, to the provider that serves it.
- * Ids whose prefix no provider claims, and ids without a {@code /}, go to the catch-all unchanged.
+ * Ids whose prefix no provider claims, and ids without a {@code /}, go to the catch-all unchanged,
+ * but where a provider is the home of the API asked ({@link Provider#homeFor()}) for ids without one.
  */
 public final class RoutingTable {
     /** The prefix the gateway keeps for itself: {@code gateway/auto}. */
@@ -23,11 +26,15 @@ public final class RoutingTable {
 
     private final Map<String, Provider> byPrefix;
     private final Optional<Provider> catchAll;
+    /** For each API, the provider that ids without a {@code /} go to on it instead of the catch-all. */
+    private final Map<UpstreamApi, Provider> homes;
     private final AutoChain auto;
 
-    private RoutingTable(Map<String, Provider> byPrefix, Optional<Provider> catchAll, AutoChain auto) {
+    private RoutingTable(Map<String, Provider> byPrefix, Optional<Provider> catchAll, Map<UpstreamApi, Provider> homes,
+                         AutoChain auto) {
         this.byPrefix = byPrefix;
         this.catchAll = catchAll;
+        this.homes = homes;
         this.auto = auto;
     }
 
@@ -40,6 +47,7 @@ public final class RoutingTable {
      */
     public static RoutingTable of(List<Provider> providers) {
         Map<String, Provider> byPrefix = new HashMap<>();
+        Map<UpstreamApi, Provider> homes = new EnumMap<>(UpstreamApi.class);
         Provider catchAll = null;
         for (Provider provider : providers) {
             if (provider.prefix().equals(GATEWAY_PREFIX)) {
@@ -58,11 +66,20 @@ public final class RoutingTable {
                 }
                 catchAll = provider;
             }
+            for (UpstreamApi api : provider.homeFor()) {
+                Provider home = homes.putIfAbsent(api, provider);
+                if (home != null) {
+                    throw new ConfigurationException("Two plugins claim to be the home of " + api + " model ids"
+                            + " without a provider: " + home.source() + " and " + provider.source() + ". Remove one"
+                            + " jar from plugins/ or switch one off with providers." + provider.name()
+                            + ".enabled=false.");
+                }
+            }
         }
         List<Provider> byPriority = providers.stream()
                 .sorted(Comparator.comparingInt(Provider::priority).thenComparing(Provider::prefix))
                 .toList();
-        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), new AutoChain(byPriority));
+        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), homes, new AutoChain(byPriority));
     }
 
     /**
@@ -88,13 +105,19 @@ public final class RoutingTable {
     }
 
     /**
-     * Where a request for {@code model} goes: {@link #AUTO_MODEL} to the {@code gateway/auto} chain,
-     * any other id along its {@link #route}.
+     * Where a request on {@code api} for {@code model} goes: {@link #AUTO_MODEL} to the
+     * {@code gateway/auto} chain, an id without a {@code /} to the API's home if a provider is
+     * ({@link Provider#homeFor()}), any other id along its {@link #route}. Whether the provider
+     * serves the API is the caller's to check: the refusal names the endpoint it was asked on.
      *
      * @throws ApiException as {@link #route} does
      */
-    public Destination destination(String model) {
-        return AUTO_MODEL.equals(model) ? auto : route(model);
+    public Destination destination(String model, UpstreamApi api) {
+        if (AUTO_MODEL.equals(model)) {
+            return auto;
+        }
+        Provider home = homes.get(api);
+        return home != null && model.indexOf('/') < 0 ? new Route(home, model) : route(model);
     }
 
     /**

@@ -68,7 +68,7 @@ final class UpstreamCall {
             caller.hangup().watch(deadline);
             HttpClientResponse upstream;
             try {
-                upstream = clients.apply(provider).post(body, request.stream(), caller.requestId());
+                upstream = clients.apply(provider).post(request.api(), body, request.stream(), caller.requestId());
             } catch (RuntimeException e) {
                 return ended(route, deadline, e, true, System.nanoTime() - started);
             }

@@ -4,6 +4,7 @@ import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.aigw.runtime.transport.UpstreamConnections;
+import io.aigw.spi.UpstreamApi;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.Header;
@@ -22,6 +23,7 @@ import java.net.ProxySelector;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,20 +44,32 @@ final class UpstreamClient {
     private static final Header ACCEPT_EVENT_STREAM = HeaderValues.createCached(HeaderNames.ACCEPT,
             "text/event-stream");
     private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
+    private static final HeaderName X_API_KEY = HeaderNames.create("x-api-key");
 
-    /** The provider's own headers, then its key, as every request sends them. */
+    /** The provider's own headers, as every request sends them. */
     private final List<Header> providerHeaders;
+    /** The provider's key as the OpenAI APIs take it, {@code Authorization: Bearer}, and as Anthropic's does. */
+    private final Optional<Header> bearerKey;
+    private final Optional<Header> xApiKey;
     private final Http1Client client;
-    private final ClientUri uri;
+    /** Each API's URL, parsed once: given a string, the client would parse it again on every request. */
+    private final Map<UpstreamApi, ClientUri> uris;
     /** {@link Deadlines} ends every wait on an upstream; this is what the connections need besides. */
     private final Duration readTimeout;
     private final UpstreamConnections connections;
 
     UpstreamClient(Provider provider, UpstreamTimeouts timeouts, Optional<Tls> tls, Choice pool) {
         this.providerHeaders = providerHeaders(provider);
-        URI url = provider.chatCompletionsUrl();
-        // Parsed once: given a string, the client would parse it again on every request.
-        this.uri = ClientUri.create(url);
+        // Marked sensitive, as a secret is: HTTP/2's header compression, should this client ever
+        // speak it, never indexes such a header.
+        this.bearerKey = provider.apiKey().map(key ->
+                HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer()));
+        this.xApiKey = provider.apiKey().map(key -> HeaderValues.createCached(X_API_KEY, false, true, key.value()));
+        Map<UpstreamApi, ClientUri> uris = new EnumMap<>(UpstreamApi.class);
+        provider.apis().forEach((api, url) -> uris.put(api, ClientUri.create(url)));
+        this.uris = uris;
+        // Every API's URL is the base URL and a path: one origin, one pool of connections.
+        URI url = provider.baseUrl();
         this.readTimeout = UpstreamConnections.socketReadTimeout(pool,
                 timeouts.firstByte().compareTo(timeouts.idle()) > 0 ? timeouts.firstByte() : timeouts.idle());
         var builder = WebClient.builder()
@@ -82,15 +96,21 @@ final class UpstreamClient {
         // rest are the gateway's own.
         this.client = webClient.client(Http1Client.PROTOCOL, Http1ClientProtocolConfig.builder()
                 .validateResponseHeaders(false).validateRequestHeaders(false).build());
-        this.connections = UpstreamConnections.create(pool, webClient, client, uri);
+        this.connections = UpstreamConnections.create(pool, webClient, client,
+                uris.get(UpstreamApi.CHAT_COMPLETIONS));
     }
 
-    /** Sends a chat completion request and returns once the response headers are in. */
-    HttpClientResponse post(byte[] body, boolean stream, String requestId) {
-        return connections.submit(() -> request(stream, requestId), body);
+    /**
+     * Sends a request on {@code api}, which the provider serves, and returns once the response
+     * headers are in.
+     */
+    HttpClientResponse post(UpstreamApi api, byte[] body, boolean stream, String requestId) {
+        ClientUri uri = uris.get(api);
+        Optional<Header> key = api == UpstreamApi.MESSAGES ? xApiKey : bearerKey;
+        return connections.submit(() -> request(uri, key, stream, requestId), body);
     }
 
-    private Http1ClientRequest request(boolean stream, String requestId) {
+    private Http1ClientRequest request(ClientUri uri, Optional<Header> key, boolean stream, String requestId) {
         Http1ClientRequest request = client.method(Method.POST)
                 .uri(uri)
                 .readTimeout(readTimeout)
@@ -101,6 +121,7 @@ final class UpstreamClient {
         for (Header header : providerHeaders) {
             request.header(header);
         }
+        key.ifPresent(request::header);
         return request;
     }
 
@@ -109,10 +130,6 @@ final class UpstreamClient {
         for (Map.Entry<String, String> header : provider.headers().entrySet()) {
             headers.add(HeaderValues.createCached(HeaderNames.create(header.getKey()), header.getValue()));
         }
-        // Marked sensitive, as a secret is: HTTP/2's header compression, should this client ever
-        // speak it, never indexes such a header.
-        provider.apiKey().ifPresent(key ->
-                headers.add(HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer())));
         return List.copyOf(headers);
     }
 

@@ -1,9 +1,13 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.routing.Route;
+import io.aigw.spi.UpstreamApi;
 
 /** A caller's request as the upstream layer needs it: one body per route it may be sent to. */
 public interface UpstreamRequest {
+
+    /** The upstream API the request is sent to, which every route's provider serves. */
+    UpstreamApi api();
 
     /** Whether the caller asked for a stream of server-sent events. */
     boolean stream();

@@ -53,7 +53,8 @@ final class ProviderHeadersTest {
 
         assertEquals("providers.openai.headers sets '" + header + "' for provider openai, which cannot be: a"
                 + " provider's headers cannot set Host, Content-Length, Transfer-Encoding, Connection, Keep-Alive,"
-                + " Upgrade, TE, Trailer, any Proxy-* header or Authorization, which the gateway writes itself."
+                + " Upgrade, TE, Trailer, any Proxy-* header, Authorization or x-api-key, which the gateway writes"
+                + " itself."
                 + " Remove it from providers.openai.headers.", refused.getMessage());
     }
 

@@ -7,6 +7,7 @@ import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.testing.TestGateway;
+import io.aigw.spi.UpstreamApi;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.net.http.HttpResponse;
@@ -62,7 +63,7 @@ public final class RoutingTableTest {
     void gatewayAutoGoesAlongTheChainOfUsableProvidersByPriorityEachAskedForItsDefaultModel() {
         RoutingTable table = table(Map.of("providers.gemini.default-model", "gemini-2.5-pro"));
 
-        AutoChain chain = assertInstanceOf(AutoChain.class, table.destination(RoutingTable.AUTO_MODEL));
+        AutoChain chain = assertInstanceOf(AutoChain.class, table.destination(RoutingTable.AUTO_MODEL, UpstreamApi.CHAT_COMPLETIONS));
         List<String> routes = chain.routes(provider -> !provider.name().equals("openai")).stream()
                 .map(route -> route.provider().name() + " " + route.upstreamModel())
                 .toList();
@@ -74,7 +75,7 @@ public final class RoutingTableTest {
 
     @Test
     void anyOtherModelGoesAlongItsOneRoute() {
-        Route route = assertInstanceOf(Route.class, table(Map.of()).destination("openai/gpt-5"));
+        Route route = assertInstanceOf(Route.class, table(Map.of()).destination("openai/gpt-5", UpstreamApi.CHAT_COMPLETIONS));
 
         assertEquals("openai", route.provider().name());
         assertEquals("gpt-5", route.upstreamModel());

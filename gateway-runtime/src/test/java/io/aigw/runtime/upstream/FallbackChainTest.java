@@ -13,6 +13,7 @@ import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
+import io.aigw.spi.UpstreamApi;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.ByteArrayInputStream;
@@ -149,7 +150,8 @@ public final class FallbackChainTest {
     private static List<Route> routes(String... names) {
         return Arrays.stream(names).map(name -> new Route(new Provider(name, name, true, false, name + "-default", 1,
                 URI.create("http://127.0.0.1:9/v1"), Optional.of(new UpstreamKey("sk-" + name)), "KEY", Map.of(),
-                Set.of(), List.of(), 0, "test"), name + "-default")).toList();
+                Set.of(), List.of(), 0, "test", Map.of(UpstreamApi.CHAT_COMPLETIONS, URI.create("http://127.0.0.1:9/v1"
+                + UpstreamApi.CHAT_COMPLETIONS.defaultPath())), Set.of()), name + "-default")).toList();
     }
 
     private static JsonObject json(byte[] body) {

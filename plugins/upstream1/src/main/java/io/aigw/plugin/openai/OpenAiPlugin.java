@@ -2,7 +2,9 @@ package io.aigw.plugin.openai;
 
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
+import io.aigw.spi.UpstreamApi;
 import java.net.URL;
+import java.util.Map;
 import java.util.Optional;
 
 /** OpenAI's Chat Completions API; model ids reach it without the {@code openai/} prefix. */
@@ -22,5 +24,13 @@ public final class OpenAiPlugin implements ProviderPlugin {
     @Override
     public Optional<URL> catalogue() {
         return Optional.ofNullable(OpenAiPlugin.class.getResource("models.json"));
+    }
+
+    /** OpenAI serves all three of its APIs at their own paths. */
+    @Override
+    public Map<UpstreamApi, String> apis() {
+        return Map.of(UpstreamApi.CHAT_COMPLETIONS, UpstreamApi.CHAT_COMPLETIONS.defaultPath(),
+                UpstreamApi.RESPONSES, UpstreamApi.RESPONSES.defaultPath(),
+                UpstreamApi.EMBEDDINGS, UpstreamApi.EMBEDDINGS.defaultPath());
     }
 }

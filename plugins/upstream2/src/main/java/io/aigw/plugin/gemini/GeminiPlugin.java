@@ -2,7 +2,9 @@ package io.aigw.plugin.gemini;
 
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
+import io.aigw.spi.UpstreamApi;
 import java.net.URL;
+import java.util.Map;
 import java.util.Optional;
 
 /** Google's Gemini API through its OpenAI-compatible endpoint. */
@@ -22,5 +24,12 @@ public final class GeminiPlugin implements ProviderPlugin {
     @Override
     public Optional<URL> catalogue() {
         return Optional.ofNullable(GeminiPlugin.class.getResource("models.json"));
+    }
+
+    /** Gemini's OpenAI compatibility serves chat completions and embeddings, not the Responses API. */
+    @Override
+    public Map<UpstreamApi, String> apis() {
+        return Map.of(UpstreamApi.CHAT_COMPLETIONS, UpstreamApi.CHAT_COMPLETIONS.defaultPath(),
+                UpstreamApi.EMBEDDINGS, UpstreamApi.EMBEDDINGS.defaultPath());
     }
 }

@@ -2,7 +2,9 @@ package io.aigw.plugin.xai;
 
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
+import io.aigw.spi.UpstreamApi;
 import java.net.URL;
+import java.util.Map;
 import java.util.Optional;
 
 /** xAI's Grok models; xAI's API speaks the OpenAI wire format natively. */
@@ -22,5 +24,12 @@ public final class XaiPlugin implements ProviderPlugin {
     @Override
     public Optional<URL> catalogue() {
         return Optional.ofNullable(XaiPlugin.class.getResource("models.json"));
+    }
+
+    /** xAI serves the Responses API beside chat completions. */
+    @Override
+    public Map<UpstreamApi, String> apis() {
+        return Map.of(UpstreamApi.CHAT_COMPLETIONS, UpstreamApi.CHAT_COMPLETIONS.defaultPath(),
+                UpstreamApi.RESPONSES, UpstreamApi.RESPONSES.defaultPath());
     }
 }

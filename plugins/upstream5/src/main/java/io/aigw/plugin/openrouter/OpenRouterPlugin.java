@@ -2,6 +2,7 @@ package io.aigw.plugin.openrouter;
 
 import io.aigw.spi.ProviderDescriptor;
 import io.aigw.spi.ProviderPlugin;
+import io.aigw.spi.UpstreamApi;
 import java.net.URL;
 import java.util.Map;
 import java.util.Optional;
@@ -34,5 +35,14 @@ public final class OpenRouterPlugin implements ProviderPlugin {
     @Override
     public Map<String, String> extraHeaders() {
         return Map.of("X-Title", "aigw");
+    }
+
+    /** OpenRouter serves the OpenAI APIs and an Anthropic-compatible Messages API, for every model it routes. */
+    @Override
+    public Map<UpstreamApi, String> apis() {
+        return Map.of(UpstreamApi.CHAT_COMPLETIONS, UpstreamApi.CHAT_COMPLETIONS.defaultPath(),
+                UpstreamApi.RESPONSES, UpstreamApi.RESPONSES.defaultPath(),
+                UpstreamApi.EMBEDDINGS, UpstreamApi.EMBEDDINGS.defaultPath(),
+                UpstreamApi.MESSAGES, UpstreamApi.MESSAGES.defaultPath());
     }
 }
