@@ -3,6 +3,7 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.UpstreamRequest;
+import io.aigw.runtime.upstream.WireFormat;
 import io.aigw.spi.UpstreamApi;
 import java.util.Set;
 
@@ -48,6 +49,11 @@ public final class ChatRequest implements UpstreamRequest {
     @Override
     public UpstreamApi api() {
         return UpstreamApi.CHAT_COMPLETIONS;
+    }
+
+    @Override
+    public WireFormat format() {
+        return WireFormat.CHAT_COMPLETIONS;
     }
 
     @Override

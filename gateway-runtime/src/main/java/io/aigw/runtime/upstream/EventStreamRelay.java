@@ -1,7 +1,6 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
-import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
@@ -20,7 +19,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Relays an upstream's event stream to the caller through an {@link SseRelay}: starts the caller's
@@ -30,7 +28,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class EventStreamRelay {
     private static final System.Logger LOG = System.getLogger(EventStreamRelay.class.getName());
-    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
 
     private final UpstreamTimeouts timeouts;
 
@@ -41,14 +38,15 @@ final class EventStreamRelay {
     /**
      * @param endsByClose    whether the upstream's body ends with its connection
      *                       ({@link io.aigw.runtime.transport.UpstreamBodyStream#endsByClose})
+     * @param format         the API's stream format
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
      *                       caller, and so is counted but not relayed
      * @param waited         this attempt's wait for the stream's headers
      * @param waitedBefore   the request's wait on the upstreams tried before this one
      */
     CallOutcome relay(HttpClientResponse upstream, InputStream in, boolean endsByClose, Route route,
-                      CallerSide caller, Deadlines.Deadline deadline, boolean hideUsageChunk, long waited,
-                      long waitedBefore) {
+                      CallerSide caller, Deadlines.Deadline deadline, WireFormat format, boolean hideUsageChunk,
+                      long waited, long waitedBefore) {
         Provider provider = route.provider();
         ServerResponse response = caller.response();
         response.status(Status.OK_200);
@@ -58,7 +56,7 @@ final class EventStreamRelay {
         response.header(ServerTiming.HEADER, ServerTiming.value(caller.startedNanos(), waitedBefore + waited));
         OutputStream out = response.outputStream();
         AnswerStart start = new AnswerStart(route, true, waited, System.nanoTime());
-        SseRelay relay = new SseRelay(in, out, hideUsageChunk, endsByClose);
+        SseRelay relay = new SseRelay(in, out, format, hideUsageChunk, endsByClose);
         try {
             relay.run();
             out.close();
@@ -69,7 +67,7 @@ final class EventStreamRelay {
             CallOutcome cut = AnswerCut.of(deadline.reason(), timeouts, start, relay.usage(), relay.textBytes());
             if (cut instanceof FailedAfterFirstByte(Attempt attempt, String message, boolean ends)) {
                 String code = attempt.status() == AnswerCut.TIMED_OUT ? "timeout" : null;
-                endWithError(relay, out, errorEvent(message, code));
+                endWithError(relay, out, format.cutEvent(message, code));
             }
             return cut;
         } catch (CallerGone | UncheckedIOException e) {
@@ -90,16 +88,5 @@ final class EventStreamRelay {
         } catch (CallerGone | UncheckedIOException | IOException | ServerConnectionException e) {
             LOG.log(Level.DEBUG, "Caller left before the error event of a broken stream");
         }
-    }
-
-    /** One {@code data:} event holding an OpenAI-shaped error. */
-    private static byte[] errorEvent(String message, String code) {
-        byte[] json = ApiError.toJson(message, "upstream_error", null, code);
-        byte[] event = new byte[DATA.length + json.length + 2];
-        System.arraycopy(DATA, 0, event, 0, DATA.length);
-        System.arraycopy(json, 0, event, DATA.length, json.length);
-        event[event.length - 2] = '\n';
-        event[event.length - 1] = '\n';
-        return event;
     }
 }

@@ -1,9 +1,9 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
-import io.aigw.runtime.metering.ReportedUsage;
 import io.aigw.runtime.metering.TextEstimate;
 import io.aigw.runtime.metering.TokenUsage;
+import io.aigw.runtime.metering.UsageFormat;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.Usd;
@@ -49,40 +49,41 @@ final class JsonRelay {
      * Sends an answer read whole. A caller that is gone by then still has the answer's usage
      * counted, since the upstream billed it all the same.
      *
+     * @param usage        where the API reports usage
      * @param waited       this attempt's wait for the answer
      * @param waitedBefore the request's wait on the upstreams tried before this one
      */
     static CallOutcome send(CallerSide caller, HttpClientResponse upstream, int status, byte[] answer, Route route,
-                            long waited, long waitedBefore) {
+                            UsageFormat usage, long waited, long waitedBefore) {
         ServerResponse response = caller.response();
         Provider provider = route.provider();
         startAnswer(response, upstream, status, provider, caller.startedNanos(), waitedBefore + waited);
         if (caller.costHeader().isPresent()) {
-            TokenUsage usage = ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
-            Cost cost = caller.costHeader().get().cost(provider.prefix(), route.upstreamModel(), usage);
+            TokenUsage reported = usage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
+            Cost cost = caller.costHeader().get().cost(provider.prefix(), route.upstreamModel(), reported);
             response.header(Upstream.COST_HEADER, cost.amount().map(Usd::toString).orElse("unknown"));
-            return sent(response, answer, route, status, Optional.of(usage), waited);
+            return sent(response, answer, route, status, usage, Optional.of(reported), waited);
         }
-        return sent(response, answer, route, status, Optional.empty(), waited);
+        return sent(response, answer, route, status, usage, Optional.empty(), waited);
     }
 
     /** Sends the answer; its usage is read after unless it was {@code read} before. */
     private static CallOutcome sent(ServerResponse response, byte[] answer, Route route, int status,
-                                    Optional<TokenUsage> read, long waited) {
+                                    UsageFormat usage, Optional<TokenUsage> read, long waited) {
         try {
             response.send(answer);
         } catch (UncheckedIOException | ServerConnectionException e) {
             return new CallerLeft(Attempt.unanswered(route, Attempt.Ending.CALLER_LEFT, CallerLeft.STATUS,
-                    read.isPresent() ? read.get() : usage(answer), waited));
+                    read.isPresent() ? read.get() : usage(usage, answer), waited));
         }
         long sentAt = System.nanoTime();
         // Counted after the answer is out, so that the caller does not wait for it.
         return new Answered(new AnswerStart(route, false, waited, sentAt)
-                .whole(status, read.isPresent() ? read.get() : usage(answer), 0));
+                .whole(status, read.isPresent() ? read.get() : usage(usage, answer), 0));
     }
 
-    private static TokenUsage usage(byte[] answer) {
-        return ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
+    private static TokenUsage usage(UsageFormat usage, byte[] answer) {
+        return usage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
     }
 
     /**
@@ -91,7 +92,8 @@ final class JsonRelay {
      * answer cut short is charged by the text that reached the caller ({@link TextEstimate.Tally}).
      */
     CallOutcome relay(CallerSide caller, HttpClientResponse upstream, int status, UpstreamBody start,
-                      InputStream in, Route route, Deadlines.Deadline deadline, long waited, long waitedBefore) {
+                      InputStream in, Route route, UsageFormat usageFormat, Deadlines.Deadline deadline, long waited,
+                      long waitedBefore) {
         ServerResponse response = caller.response();
         startAnswer(response, upstream, status, route.provider(), caller.startedNanos(), waitedBefore + waited);
         OptionalLong length = upstream.headers().contentLength();
@@ -133,7 +135,7 @@ final class JsonRelay {
             }
             relayed.add(buffer, 0, n);
         }
-        TokenUsage usage = ReportedUsage.inAnswer(tail, 0, tailLength).orElse(TokenUsage.NONE);
+        TokenUsage usage = usageFormat.inAnswer(tail, 0, tailLength).orElse(TokenUsage.NONE);
         try {
             out.close();
         } catch (IOException | UncheckedIOException e) {

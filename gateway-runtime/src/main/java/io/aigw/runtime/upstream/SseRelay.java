@@ -1,7 +1,6 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
-import io.aigw.runtime.metering.ReportedUsage;
 import io.aigw.runtime.metering.TextEstimate;
 import io.aigw.runtime.metering.TokenUsage;
 import io.helidon.webserver.ServerConnectionException;
@@ -28,7 +27,6 @@ import java.util.Arrays;
 final class SseRelay {
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
     /** Past this much without an event boundary the bytes go out anyway: no stream is held back. */
     private static final int MAX_PENDING = 64 * 1024;
     /**
@@ -43,24 +41,28 @@ final class SseRelay {
 
     private final InputStream upstream;
     private final OutputStream caller;
+    private final WireFormat format;
     private final boolean hideUsageChunk;
     private final boolean endsByClose;
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
     private long textBytes;
-    /** Whether the stream's own end, {@code data: [DONE]}, has been relayed. */
+    /** Whether the stream's own end ({@link WireFormat#endsStream}) has been relayed. */
     private boolean doneRelayed;
 
     /**
+     * @param format         the API's stream format: where usage is, which event ends the stream
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
-     *                       caller, and so is counted but not relayed
+     *                       caller, and so is counted but not relayed (chat completions only)
      * @param endsByClose    whether the upstream's body ends with its connection, which then tells
-     *                       nothing of whether the stream is whole: only its {@code data: [DONE]} does
+     *                       nothing of whether the stream is whole: only its last event does
      */
-    SseRelay(InputStream upstream, OutputStream caller, boolean hideUsageChunk, boolean endsByClose) {
+    SseRelay(InputStream upstream, OutputStream caller, WireFormat format, boolean hideUsageChunk,
+             boolean endsByClose) {
         this.upstream = upstream;
         this.caller = caller;
+        this.format = format;
         this.hideUsageChunk = hideUsageChunk;
         this.endsByClose = endsByClose;
     }
@@ -82,7 +84,7 @@ final class SseRelay {
      * Relays until the upstream ends its stream.
      *
      * @throws UpstreamBroke when reading the upstream fails, or a body that ends with its connection
-     *                       ends before {@code data: [DONE]}; what was complete has been delivered
+     *                       ends before the stream's last event; what was complete has been delivered
      * @throws CallerGone    when writing to the caller fails
      */
     void run() {
@@ -101,7 +103,7 @@ final class SseRelay {
             if (n < 0) {
                 if (endsByClose && !doneRelayed) {
                     // An upstream that stopped short closes its connection just as one that finished.
-                    throw new UpstreamBroke(new EOFException("The upstream closed the stream before data: [DONE]"));
+                    throw new UpstreamBroke(new EOFException("The upstream closed the stream before its last event"));
                 }
                 if (pendingLength > 0) {
                     writeCounted(0, pendingLength);
@@ -133,7 +135,7 @@ final class SseRelay {
                 kept = eventEnd;
             } else {
                 textBytes += TextEstimate.textBytes(pending, eventStart, eventEnd);
-                doneRelayed |= endsByClose && isDone(eventStart, eventEnd);
+                doneRelayed |= endsByClose && format.endsStream(pending, eventStart, eventEnd);
             }
             eventStart = eventEnd;
         }
@@ -158,21 +160,9 @@ final class SseRelay {
             lineEnd++;
         }
         JsonValue chunk = parse(json, lineEnd);
-        ReportedUsage.inChunk(chunk).ifPresent(reported -> usage = reported);
+        usage = format.usage().inEvent(usage, chunk);
         return !(hideUsageChunk && chunk instanceof JsonObject object
                 && object.get("choices") instanceof JsonArray choices && choices.isEmpty());
-    }
-
-    /** Whether the event is {@code data: [DONE]}, with or without the space. */
-    private boolean isDone(int from, int to) {
-        int at = from + DATA.length;
-        if (to - from < DATA.length + DONE.length || indexOf(DATA, from, at) != from) {
-            return false;
-        }
-        if (pending[at] == ' ') {
-            at++;
-        }
-        return indexOf(DONE, at, Math.min(to, at + DONE.length)) == at;
     }
 
     /** Whether the event holds {@code "usage"} followed by an object (all other chunks say {@code "usage":null}). */

@@ -1,7 +1,6 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
-import io.aigw.runtime.metering.ReportedUsage;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
@@ -79,25 +78,25 @@ final class UpstreamCall {
                 InputStream in = new ProgressInputStream(answer, deadline);
                 UpstreamStatus status = UpstreamStatus.of(upstream.status().code());
                 if (status != UpstreamStatus.SUCCESS) {
-                    return refused(upstream, in, status, route, deadline, started);
+                    return refused(upstream, in, status, route, request.format(), deadline, started);
                 }
                 if (!request.stream()) {
-                    return answer(upstream, in, route, deadline, caller, started, waitedBefore);
+                    return answer(upstream, in, route, request.format(), deadline, caller, started, waitedBefore);
                 }
                 long waited = headersAt - started;
                 if (!RelayedHeaders.isEventStream(upstream)) {
                     return failed(route, Failure.notAnEventStream(provider, RelayedHeaders.contentType(upstream, "")),
                             waited);
                 }
-                return streams.relay(upstream, in, answer.endsByClose(), route, caller, deadline,
+                return streams.relay(upstream, in, answer.endsByClose(), route, caller, deadline, request.format(),
                         request.addsUsage(route), waited, waitedBefore);
             }
         }
     }
 
     /** Relays a 2xx answer to a plain request, or returns why it cannot be. */
-    private CallOutcome answer(HttpClientResponse upstream, InputStream in, Route route, Deadlines.Deadline deadline,
-                               CallerSide caller, long started, long waitedBefore) {
+    private CallOutcome answer(HttpClientResponse upstream, InputStream in, Route route, WireFormat format,
+                               Deadlines.Deadline deadline, CallerSide caller, long started, long waitedBefore) {
         int code = upstream.status().code();
         UpstreamBody start;
         try {
@@ -111,14 +110,14 @@ final class UpstreamCall {
             return failed(route, Failure.notJson(route.provider(), code), waited);
         }
         if (start.whole()) {
-            return JsonRelay.send(caller, upstream, code, start.bytes(), route, waited, waitedBefore);
+            return JsonRelay.send(caller, upstream, code, start.bytes(), route, format.usage(), waited, waitedBefore);
         }
-        return answers.relay(caller, upstream, code, start, in, route, deadline, waited, waitedBefore);
+        return answers.relay(caller, upstream, code, start, in, route, format.usage(), deadline, waited, waitedBefore);
     }
 
     /** Reads an error answer, up to {@link #MAX_ERROR_BODY}, and returns it as the failure it is. */
     private CallOutcome refused(HttpClientResponse upstream, InputStream in, UpstreamStatus status, Route route,
-                                Deadlines.Deadline deadline, long started) {
+                                WireFormat format, Deadlines.Deadline deadline, long started) {
         Provider provider = route.provider();
         int code = upstream.status().code();
         byte[] answer;
@@ -130,7 +129,7 @@ final class UpstreamCall {
         byte[] error = UpstreamErrors.normalize(code, answer, provider.prefix());
         long waited = System.nanoTime() - started;
         // An error that reports usage was billed all the same.
-        TokenUsage usage = ReportedUsage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
+        TokenUsage usage = format.usage().inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
         if (status == UpstreamStatus.KEY_REJECTED) {
             cooldowns.markRejected(provider.name());
             LOG.log(Level.WARNING, RejectedKeyLog.line(provider, code, UpstreamErrors.message(error)));

@@ -9,6 +9,9 @@ public interface UpstreamRequest {
     /** The upstream API the request is sent to, which every route's provider serves. */
     UpstreamApi api();
 
+    /** The API's wire format: where its answers report usage, how its streams end. */
+    WireFormat format();
+
     /** Whether the caller asked for a stream of server-sent events. */
     boolean stream();
 

@@ -1,0 +1,27 @@
+package io.aigw.runtime.metering;
+
+import jakarta.json.JsonValue;
+import java.util.Optional;
+
+/**
+ * Where one API reports the tokens an answer used, in a whole answer and in a stream's events, read
+ * into the gateway's one {@link TokenUsage}: each API names and nests its counts its own way.
+ */
+public interface UsageFormat {
+
+    /** OpenAI's Chat Completions (and Embeddings): {@code usage} with {@code prompt_tokens} and the rest. */
+    UsageFormat CHAT_COMPLETIONS = new ChatCompletionsUsage();
+
+    /**
+     * The usage a whole answer (or an error answer, which may report some) holds in
+     * {@code json[offset, offset + length)}, which may be only the answer's end; empty when none.
+     */
+    Optional<TokenUsage> inAnswer(byte[] json, int offset, int length);
+
+    /**
+     * The stream's usage once {@code event}, one event's parsed {@code data}, is counted after the
+     * events before it reported {@code sofar}: {@code sofar} itself when the event reports none. Only
+     * events that hold a {@code "usage"} object are given.
+     */
+    TokenUsage inEvent(TokenUsage sofar, JsonValue event);
+}
