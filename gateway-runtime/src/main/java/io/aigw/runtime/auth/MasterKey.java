@@ -52,7 +52,7 @@ public final class MasterKey implements WorkspaceKeys {
 
     @Override
     public Optional<Caller> authenticate(String presentedKey) {
-        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true, KeyPolicy.NONE))
+        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true, KeyPolicy.NONE, ID))
                 : Optional.empty();
     }
 

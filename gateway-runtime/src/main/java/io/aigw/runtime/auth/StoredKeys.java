@@ -66,7 +66,7 @@ public final class StoredKeys implements WorkspaceKeys {
         Optional<Caller> found;
         try {
             found = store.findKey(hash).filter(key -> !key.revoked())
-                    .map(key -> new Caller(key.id(), key.admin(), key.policy()));
+                    .map(key -> new Caller(key.id(), key.admin(), key.policy(), key.name()));
         } catch (StoreUnavailableException e) {
             if (cached != null && cached.generation() == current && cached.caller().isPresent()
                     && now - cached.loadedAt() <= outageNanos) {

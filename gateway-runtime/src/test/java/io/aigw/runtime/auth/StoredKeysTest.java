@@ -39,7 +39,7 @@ public final class StoredKeysTest {
         keys.forgetCached();
         // ... and only then does the slow lookup finish and put its answer in the cache.
         store.finishLookup.countDown();
-        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE)), inFlight.get(10, TimeUnit.SECONDS),
+        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE, "app")), inFlight.get(10, TimeUnit.SECONDS),
                 "the request that began before the revocation may pass");
 
         assertEquals(Optional.empty(), keys.authenticate(KEY), "every later request is refused");
@@ -51,9 +51,9 @@ public final class StoredKeysTest {
         store.finishLookup.countDown();
         StoredKeys keys = new StoredKeys(Optional.empty(), store, Duration.ofHours(1), Duration.ofHours(1));
 
-        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE)), keys.authenticate(KEY));
+        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE, "app")), keys.authenticate(KEY));
         store.revokeKey(OneKeyStore.ID);  // elsewhere: this gateway is not told
-        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE)), keys.authenticate(KEY));
+        assertEquals(Optional.of(new Caller(OneKeyStore.ID, false, KeyPolicy.NONE, "app")), keys.authenticate(KEY));
         assertEquals(1, store.lookups, "the second check did not reach the database");
     }
 
