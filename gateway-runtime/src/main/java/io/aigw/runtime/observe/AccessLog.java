@@ -72,7 +72,16 @@ public final class AccessLog implements AutoCloseable {
     public record Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
                         String keyId, String model, String provider, String upstreamModel, Boolean stream,
                         int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
-                        long totalTokens, Cost cost) {
+                        long totalTokens, Cost cost, String traceId) {
+
+        /** An entry without a trace: tracing is off. */
+        public Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
+                     String keyId, String model, String provider, String upstreamModel, Boolean stream,
+                     int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
+                     long totalTokens, Cost cost) {
+            this(time, requestId, method, path, status, latencyMicros, keyId, model, provider, upstreamModel, stream,
+                    fallbacks, firstByteMicros, promptTokens, completionTokens, totalTokens, cost, null);
+        }
 
         /** Appends the entry's line, without its newline, to {@code line}. */
         void appendJson(StringBuilder line) {
@@ -107,6 +116,7 @@ public final class AccessLog implements AutoCloseable {
                 }
                 line.append(",\"cost_basis\":\"").append(cost.basis().label()).append('"');
             }
+            text(line, start, "trace_id", traceId);
             line.append('}');
         }
 

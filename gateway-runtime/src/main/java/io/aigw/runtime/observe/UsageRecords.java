@@ -24,12 +24,14 @@ public final class UsageRecords implements ExchangeListener {
     public void exchangeEnded(ExchangeRecord record) {
         Exchange exchange = record.exchange();
         String keyId = exchange.caller().keyId();
+        String traceId = exchange.context().get(TraceId.class).map(TraceId::value).orElse(null);
         for (ExchangeRecord.Billed billed : record.billed()) {
             Attempt attempt = billed.attempt();
             TokenUsage tokens = billed.charge().tokens();
             usage.offer(new UsageRecord(Instant.now(), keyId, exchange.model(), attempt.provider(),
                     attempt.upstreamModel(), attempt.status(), tokens.promptTokens(), tokens.completionTokens(),
-                    tokens.totalTokens(), 0, -1, billed.fallbacks(), billed.charge().cost(), record.prices(), true));
+                    tokens.totalTokens(), 0, -1, billed.fallbacks(), billed.charge().cost(), record.prices(), true,
+                    traceId));
         }
         long now = System.nanoTime();
         long started = exchange.startedNanos();
@@ -37,6 +39,6 @@ public final class UsageRecords implements ExchangeListener {
         usage.offer(new UsageRecord(Instant.now(), keyId, exchange.model(), record.provider(), record.upstreamModel(),
                 record.status(), tokens.promptTokens(), tokens.completionTokens(), tokens.totalTokens(),
                 (now - started) / 1000, record.firstByteNanos() < 0 ? -1 : (record.firstByteNanos() - started) / 1000,
-                record.fallbacks(), record.charge().cost(), record.prices(), false));
+                record.fallbacks(), record.charge().cost(), record.prices(), false, traceId));
     }
 }

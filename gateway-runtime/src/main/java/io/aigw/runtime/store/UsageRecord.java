@@ -21,6 +21,7 @@ import java.util.Objects;
  *                        that the cost's {@link Cost#priceVersion()} stays explainable
  * @param failedAttempt   a provider {@code gateway/auto} moved past, recorded because its answer
  *                        reported usage: its cost counts, but it is not a request of its own
+ * @param traceId         the trace the request is part of, or null when tracing is off
  */
 public record UsageRecord(
         Instant time,
@@ -37,10 +38,19 @@ public record UsageRecord(
         int fallbacks,
         Cost cost,
         PriceBook prices,
-        boolean failedAttempt) {
+        boolean failedAttempt,
+        String traceId) {
 
     public UsageRecord {
         Objects.requireNonNull(cost, "cost");
         Objects.requireNonNull(prices, "prices");
+    }
+
+    /** A record outside any trace. */
+    public UsageRecord(Instant time, String keyId, String requestedModel, String provider, String upstreamModel,
+                       int status, long promptTokens, long completionTokens, long totalTokens, long latencyMicros,
+                       long firstByteMicros, int fallbacks, Cost cost, PriceBook prices, boolean failedAttempt) {
+        this(time, keyId, requestedModel, provider, upstreamModel, status, promptTokens, completionTokens,
+                totalTokens, latencyMicros, firstByteMicros, fallbacks, cost, prices, failedAttempt, null);
     }
 }
