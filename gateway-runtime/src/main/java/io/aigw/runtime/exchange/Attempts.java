@@ -48,7 +48,7 @@ final class Attempts {
                     Optional<PriceBook> costHeader, List<Attempt> tried) {
         try (CallerWatch watch = CallerWatch.forThisRequest()) {
             CallerSide caller = new CallerSide(response, new Hangup(watch::start), exchange.requestId(),
-                    exchange.startedNanos(), exchange.startedNanos() + totalNanos, costHeader);
+                    exchange.startedNanos(), exchange.startedNanos() + totalNanos, costHeader, exchange.context());
             return switch (destination) {
                 case Route route -> attempt(exchange, requireKey(route, exchange.model()), caller, tried);
                 case AutoChain chain -> FallbackChain.tryInOrder(chain.routes(provider ->

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.pricing.PriceBook;
+import io.helidon.common.context.Context;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.Optional;
 
@@ -14,7 +15,8 @@ import java.util.Optional;
  * @param endsAt       when the request's total time is up, in {@link System#nanoTime()}
  * @param costHeader   the prices that state a plain answer's cost in {@link Upstream#COST_HEADER};
  *                     empty when that header is off
+ * @param context      the request's context, where an attempt finds the {@link UpstreamTrace} it sends on
  */
 public record CallerSide(ServerResponse response, Hangup hangup, String requestId, long startedNanos, long endsAt,
-                         Optional<PriceBook> costHeader) {
+                         Optional<PriceBook> costHeader, Context context) {
 }

@@ -45,6 +45,8 @@ final class UpstreamClient {
             "text/event-stream");
     private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final HeaderName X_API_KEY = HeaderNames.create("x-api-key");
+    private static final HeaderName TRACEPARENT = HeaderNames.create("traceparent");
+    private static final HeaderName TRACESTATE = HeaderNames.create("tracestate");
 
     /** The provider's own headers, as every request sends them. */
     private final List<Header> providerHeaders;
@@ -104,13 +106,15 @@ final class UpstreamClient {
      * Sends a request on {@code api}, which the provider serves, and returns once the response
      * headers are in.
      */
-    HttpClientResponse post(UpstreamApi api, byte[] body, boolean stream, String requestId) {
+    HttpClientResponse post(UpstreamApi api, byte[] body, boolean stream, String requestId,
+                            Optional<UpstreamTrace> trace) {
         ClientUri uri = uris.get(api);
         Optional<Header> key = api == UpstreamApi.MESSAGES ? xApiKey : bearerKey;
-        return connections.submit(() -> request(uri, key, stream, requestId), body);
+        return connections.submit(() -> request(uri, key, stream, requestId, trace), body);
     }
 
-    private Http1ClientRequest request(ClientUri uri, Optional<Header> key, boolean stream, String requestId) {
+    private Http1ClientRequest request(ClientUri uri, Optional<Header> key, boolean stream, String requestId,
+                                       Optional<UpstreamTrace> trace) {
         Http1ClientRequest request = client.method(Method.POST)
                 .uri(uri)
                 .readTimeout(readTimeout)
@@ -122,6 +126,10 @@ final class UpstreamClient {
             request.header(header);
         }
         key.ifPresent(request::header);
+        trace.ifPresent(context -> {
+            request.header(TRACEPARENT, context.traceparent());
+            context.tracestate().ifPresent(state -> request.header(TRACESTATE, state));
+        });
         return request;
     }
 
