@@ -27,6 +27,11 @@ module io.aigw.runtime {
     requires com.zaxxer.hikari;
     requires redis.clients.jedis; // an automatic module, by its manifest's name
     requires org.apache.commons.pool2;
+    requires io.opentelemetry.api; // tracing: see io.aigw.runtime.trace
+    requires io.opentelemetry.context;
+    requires io.opentelemetry.sdk.common;
+    requires io.opentelemetry.sdk.trace;
+    requires io.opentelemetry.exporter.otlp;
     requires flyway.core; // an automatic module named after its jar: flyway-core declares no name
 
     uses io.aigw.spi.ProviderPlugin;

@@ -46,6 +46,8 @@ import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.store.UsageRecord;
+import io.aigw.runtime.trace.Tracing;
+import io.aigw.runtime.trace.TracingSettings;
 import io.aigw.runtime.transport.CallerProtocols;
 import io.aigw.runtime.transport.CallerReserve;
 import io.aigw.runtime.transport.CallerTimeouts;
@@ -64,6 +66,7 @@ import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -87,6 +90,7 @@ public final class Gateway implements AutoCloseable {
     private final Upstream forwarder;
     private final RateLimiter rateLimiter;
     private final RequestObserver requests;
+    private final Optional<Tracing> tracing;
     private final Duration gracePeriod;
     private final WebServer server;
     private final Optional<String> generatedMasterKey;
@@ -94,7 +98,7 @@ public final class Gateway implements AutoCloseable {
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
                     PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
                     Optional<AccessLog> accessLog, Upstream forwarder, RateLimiter rateLimiter,
-                    RequestObserver requests, Duration gracePeriod, WebServer server,
+                    RequestObserver requests, Optional<Tracing> tracing, Duration gracePeriod, WebServer server,
                     Optional<String> generatedMasterKey) {
         this.routes = routes;
         this.watcher = watcher;
@@ -105,6 +109,7 @@ public final class Gateway implements AutoCloseable {
         this.forwarder = forwarder;
         this.rateLimiter = rateLimiter;
         this.requests = requests;
+        this.tracing = tracing;
         this.gracePeriod = gracePeriod;
         this.server = server;
         this.generatedMasterKey = generatedMasterKey;
@@ -123,6 +128,7 @@ public final class Gateway implements AutoCloseable {
      */
     public static Gateway start(Settings settings, List<DiscoveredPlugin> plugins, Optional<Tls> upstreamTls) {
         GatewayConfig config = GatewayConfig.read(settings);
+        Optional<TracingSettings> tracing = TracingSettings.read(settings);
         ListenerPorts.requireListenable(config.listener());
         TransportOptions transport = TransportOptions.from(settings);
         CallerTimeouts callerTimeouts = CallerTimeouts.from(settings);
@@ -140,7 +146,7 @@ public final class Gateway implements AutoCloseable {
             GatewayStore store = JdbcStore.open(config.database());
             try {
                 return start(config, transport, callerTimeouts, new Plugins(loader, factory, loaded, routing), masterKey, store,
-                        upstreamTls);
+                        upstreamTls, tracing);
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -157,7 +163,8 @@ public final class Gateway implements AutoCloseable {
 
     private static Gateway start(GatewayConfig config, TransportOptions transport, CallerTimeouts callerTimeouts,
                                  Plugins plugins,
-                                 Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls) {
+                                 Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls,
+                                 Optional<TracingSettings> tracingSettings) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true, KeyPolicy.NONE).key()) : Optional.empty();
@@ -184,11 +191,17 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
-        Dispatcher dispatcher = new Dispatcher(routes, forwarder, rateLimiter, ExchangeListener.of(List.of(
-                new ExchangeMetrics(metrics), new UsageRecords(usage), requests)), upstream.timeouts().total(),
-                config.costHeader());
+        // Off, tracing builds nothing: no filter, no listener on the path.
+        Optional<Tracing> tracing = Tracing.start(tracingSettings, metrics::spansDropped);
+        List<ExchangeListener> listeners = new ArrayList<>(List.of(new ExchangeMetrics(metrics),
+                new UsageRecords(usage), requests));
+        tracing.ifPresent(on -> listeners.add(on.listener()));
+        Dispatcher dispatcher = new Dispatcher(routes, forwarder, rateLimiter, ExchangeListener.of(listeners),
+                upstream.timeouts().total(), config.costHeader());
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
-                .addFilter(requests)
+                .addFilter(requests);
+        tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
+        httpRouting
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(dispatcher, limits))
@@ -246,8 +259,9 @@ public final class Gateway implements AutoCloseable {
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
                     plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"), watcherStatus);
             return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder,
-                    rateLimiter, requests, config.gracePeriod(), started, generatedKey);
+                    rateLimiter, requests, tracing, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
+            tracing.ifPresent(Tracing::close);
             usage.close();
             accessLog.ifPresent(AccessLog::close);
             forwarder.close();
@@ -300,6 +314,7 @@ public final class Gateway implements AutoCloseable {
         requests.awaitIdle(gracePeriod);
         usage.close();
         accessLog.ifPresent(AccessLog::close);
+        tracing.ifPresent(Tracing::close);
         forwarder.close();
         rateLimiter.close();
         plugins.close();

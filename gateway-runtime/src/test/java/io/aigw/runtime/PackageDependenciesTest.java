@@ -50,7 +50,8 @@ final class PackageDependenciesTest {
         assertImportsNone(imports, "routing", "api", "exchange", "upstream", "observe");
         assertImportsNone(imports, "auth", "api", "exchange", "routing", "upstream");
         assertImportsNone(imports, "limits", "api", "exchange", "upstream", "observe");
-        assertImportsNone(imports, "observe", "api");
+        assertImportsNone(imports, "observe", "api", "trace");
+        assertImportsNone(imports, "trace", "api", "limits", "store");
     }
 
     @Test
@@ -61,7 +62,8 @@ final class PackageDependenciesTest {
                 users.add(from);
             }
         });
-        assertEquals(Set.of("api", "observe"), users);
+        // trace is a listener too, beside observe: the exchange's spans.
+        assertEquals(Set.of("api", "observe", "trace"), users);
     }
 
     @Test

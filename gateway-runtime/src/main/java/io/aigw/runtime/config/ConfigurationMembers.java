@@ -76,7 +76,13 @@ public final class ConfigurationMembers {
             Map.entry("access-log", VALUE),
             Map.entry("observe", values("port")),
             Map.entry("shutdown", values("grace-period")),
-            Map.entry("plugins", values("dir", "watch", "settle", "call-timeout"))));
+            Map.entry("plugins", values("dir", "watch", "settle", "call-timeout")),
+            Map.entry("tracing", new Section(Map.of(
+                    "exporter", values("endpoint", "protocol", "headers", "timeout"),
+                    "batch", values("queue-size", "schedule-delay"),
+                    "content", values("capture", "max-bytes"),
+                    "sdk-disabled", VALUE, "service-name", VALUE, "sampler", VALUE, "sampler-arg", VALUE,
+                    "propagate-upstream", VALUE)))));
 
     private static final Member PROVIDERS = new Each(new Section(Map.of(
             "enabled", VALUE,

@@ -176,6 +176,17 @@ public final class GatewayMetrics implements ReloadListener {
                 .tags(List.of(Tag.create("reason", reason)))).increment(count);
     }
 
+    /**
+     * Counts spans that never reached the trace collector, by {@code reason}: {@code queue_full}
+     * (gateway.tracing.batch.queue-size reached) or {@code export_failed} (the collector was down,
+     * slow or refused them).
+     */
+    public void spansDropped(String reason, long count) {
+        counter(List.of("gateway.trace.spans.dropped", reason), () -> Counter.builder("gateway.trace.spans.dropped")
+                .description("Trace spans never exported, by reason: queue_full, export_failed")
+                .tags(List.of(Tag.create("reason", reason)))).increment(count);
+    }
+
     private void tokens(String provider, String model, String direction, long count) {
         if (count > 0) {
             counter(List.of("gateway.tokens", provider, model, direction), () -> Counter.builder("gateway.tokens")

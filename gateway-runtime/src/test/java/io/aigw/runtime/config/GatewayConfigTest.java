@@ -194,7 +194,7 @@ public final class GatewayConfigTest {
 
         assertEquals("unknown configuration key gateway.aliases (known: access-log, auto, body-memory, cost-header,"
                 + " database, fairness, host, http2, keys, limits, master-key, max-body-size, max-concurrent-requests,"
-                + " name, observe, plugins, port, protocols, shutdown, timeouts, transport, upstream-tls, usage);"
+                + " name, observe, plugins, port, protocols, shutdown, timeouts, tracing, transport, upstream-tls, usage);"
                 + " unknown configuration key gateway.database.pool_size (known: check-interval, password, pool-size,"
                 + " timeout, url, user);"
                 + " unknown configuration key gateway.timeouts.conect (known: caller-body, caller-body-grace,"

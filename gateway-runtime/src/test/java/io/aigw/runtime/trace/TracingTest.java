@@ -1,0 +1,308 @@
+package io.aigw.runtime.trace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aigw.runtime.testing.CallRecords;
+import io.aigw.runtime.testing.GatewayInFront;
+import io.aigw.runtime.testing.TestGateway;
+import io.aigw.runtime.trace.OtlpReceiver.ReceivedSpan;
+import io.opentelemetry.proto.trace.v1.Span.SpanKind;
+import io.opentelemetry.proto.trace.v1.Status.StatusCode;
+import jakarta.json.JsonObject;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Traces as a collector receives them over OTLP/HTTP: a server span per request in the caller's
+ * trace, a GenAI client span per attempt, the trace's id in the answer, the access log and the
+ * usage record; no content unless asked for.
+ */
+public final class TracingTest {
+    private static final String CALLER_TRACE = "0af7651916cd43dd8448eb211c80319c";
+    private static final String CALLER_SPAN = "b7ad6b7169203331";
+    private static final String PROMPT = "a prompt about project nightingale";
+    private static final String ANSWER = "{\"id\":\"chatcmpl-1\",\"model\":\"gpt-5-2025\",\"choices\":[{\"index\":0,"
+            + "\"message\":{\"role\":\"assistant\",\"content\":\"hello\"},\"finish_reason\":\"stop\"}],"
+            + "\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,\"total_tokens\":19,"
+            + "\"prompt_tokens_details\":{\"cached_tokens\":4},\"completion_tokens_details\":{\"reasoning_tokens\":3}}}";
+
+    private final OtlpReceiver collector = new OtlpReceiver();
+
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().alsoFor("gemini").withAccessLog()
+            .environment("OPENAI_API_KEY", "sk-upstream-openai")
+            .environment("GEMINI_API_KEY", "sk-upstream-gemini")
+            .environment("OTEL_SDK_DISABLED", "false")
+            .environment("OTEL_EXPORTER_OTLP_ENDPOINT", collector.endpoint())
+            .environment("OTEL_SERVICE_NAME", "gateway-under-test")
+            .config("gateway.tracing.batch.schedule-delay", "20ms");
+
+    TracingTest() throws Exception {
+    }
+
+    @AfterEach
+    void stopCollector() {
+        collector.close();
+    }
+
+    @Test
+    void aCallersTraceparentIsContinuedByAServerSpanAndOneAttemptSpan() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5", false)
+                .header("traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01")
+                .header("tracestate", "vendor=opaque")
+                .build());
+
+        assertEquals(200, response.statusCode());
+        String traceparent = response.headers().firstValue("traceparent").orElseThrow();
+        assertTrue(traceparent.matches("00-" + CALLER_TRACE + "-[0-9a-f]{16}-01"), traceparent);
+        ReceivedSpan server = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_SERVER);
+        assertEquals("gateway-under-test", server.service());
+        assertEquals("POST /api/v1/chat/completions", server.name());
+        assertEquals(CALLER_TRACE, server.traceId());
+        assertEquals(CALLER_SPAN, server.parentSpanId());
+        assertEquals(traceparent.split("-")[2], server.spanId());
+        assertEquals("master", server.attribute("aigw.key.id"));
+        assertEquals("master", server.attribute("aigw.key.name"));
+        assertEquals("answered", server.attribute("aigw.outcome"));
+        assertEquals(200L, server.attribute("http.response.status_code"));
+        assertEquals("priced", server.attribute("aigw.cost.basis"));
+        assertTrue((Double) server.attribute("aigw.cost.usd") > 0, server.attributes().toString());
+        assertEquals("openai/gpt-5", server.attribute("gen_ai.request.model"));
+
+        ReceivedSpan attempt = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT);
+        assertEquals("chat gpt-5", attempt.name());
+        assertEquals(CALLER_TRACE, attempt.traceId());
+        assertEquals(server.spanId(), attempt.parentSpanId());
+        assertEquals(Map.ofEntries(
+                Map.entry("gen_ai.operation.name", "chat"),
+                Map.entry("gen_ai.provider.name", "openai"),
+                Map.entry("gen_ai.request.model", "gpt-5"),
+                Map.entry("gen_ai.usage.input_tokens", 12L),
+                Map.entry("gen_ai.usage.output_tokens", 7L),
+                Map.entry("gen_ai.usage.cache_read.input_tokens", 4L),
+                Map.entry("gen_ai.usage.reasoning.output_tokens", 3L),
+                Map.entry("server.address", front.upstream().getHostName()),
+                Map.entry("server.port", (long) front.upstream().getPort()),
+                Map.entry("http.response.status_code", 200L),
+                Map.entry("aigw.attempt.ending", "answered")), attempt.attributes());
+        assertEquals(StatusCode.STATUS_CODE_UNSET, attempt.status());
+
+        // Neither the key nor any content is in a span; the providers are not told of the trace.
+        String everything = collector.received(span -> true).toString();
+        assertFalse(everything.contains("sk-gw-") || everything.contains("sk-upstream") || everything.contains(PROMPT),
+                everything);
+        RecordedRequest upstream = front.upstream().takeRequest(5, TimeUnit.SECONDS);
+        assertNull(upstream.getHeaders().get("traceparent"));
+
+        JsonObject line = CallRecords.accessLogLines(front.accessLog(), 1).get(0);
+        assertEquals(CALLER_TRACE, line.getString("trace_id"));
+        assertEquals(List.of(CALLER_TRACE), usageTraceIds(1));
+    }
+
+    @Test
+    void aRequestWithoutTraceContextStartsATrace() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5", false).build());
+
+        String traceparent = response.headers().firstValue("traceparent").orElseThrow();
+        // Sampled, and (the flag's second bit) with a random trace id.
+        assertTrue(traceparent.matches("00-[0-9a-f]{32}-[0-9a-f]{16}-03"), traceparent);
+        String traceId = traceparent.split("-")[1];
+        ReceivedSpan server = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_SERVER);
+        assertEquals(traceId, server.traceId());
+        assertEquals("", server.parentSpanId());
+        assertEquals(List.of(traceId), usageTraceIds(1));
+    }
+
+    @Test
+    void aFallbackOfGatewayAutoMakesTwoSiblingAttemptSpansTheFirstWithItsError() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().code(503)
+                .body("{\"error\":{\"message\":\"busy\",\"type\":\"x\",\"param\":null,\"code\":null}}").build());
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        HttpResponse<String> response = front.gateway().send(chat("gateway/auto", false).build());
+
+        assertEquals(200, response.statusCode());
+        ReceivedSpan server = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_SERVER);
+        ReceivedSpan failed = collector.await(span -> "openai".equals(span.attribute("gen_ai.provider.name")));
+        ReceivedSpan served = collector.await(span -> "gemini".equals(span.attribute("gen_ai.provider.name")));
+        assertEquals(server.spanId(), failed.parentSpanId());
+        assertEquals(server.spanId(), served.parentSpanId());
+        assertEquals("chat gpt-5", failed.name());
+        assertEquals("503", failed.attribute("error.type"));
+        assertEquals(503L, failed.attribute("http.response.status_code"));
+        assertEquals(StatusCode.STATUS_CODE_ERROR, failed.status());
+        assertNull(served.attribute("error.type"));
+        assertEquals(19L, (long) served.attribute("gen_ai.usage.input_tokens") + (long) served.attribute(
+                "gen_ai.usage.output_tokens"));
+        assertEquals(1L, server.attribute("aigw.fallbacks"));
+        assertEquals("gemini", server.attribute("aigw.provider"));
+        assertEquals("gateway/auto", server.attribute("gen_ai.request.model"));
+    }
+
+    @Test
+    void aStreamsAttemptSpanCarriesTimeToFirstChunkAndUsage() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hel\"}}]}\n\n"
+                        + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}\n\n"
+                        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,"
+                        + "\"total_tokens\":19}}\n\n"
+                        + "data: [DONE]\n\n").build());
+
+        HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5", true).build());
+
+        assertEquals(200, response.statusCode());
+        assertTrue(response.body().contains("data: [DONE]"), response.body());
+        ReceivedSpan attempt = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT);
+        assertEquals(true, attempt.attribute("gen_ai.request.stream"));
+        double firstChunk = (Double) attempt.attribute("gen_ai.response.time_to_first_chunk");
+        assertTrue(firstChunk > 0 && firstChunk < 10, attempt.attributes().toString());
+        assertEquals(12L, attempt.attribute("gen_ai.usage.input_tokens"));
+        assertEquals(7L, attempt.attribute("gen_ai.usage.output_tokens"));
+    }
+
+    @Test
+    void theRequestBodyIsRecordedOnlyWhenContentCaptureIsOnAndOnlyUpToItsLimit() throws Exception {
+        front.restart(Map.of("gateway.tracing.content.capture", "true", "gateway.tracing.content.max-bytes", "24"));
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        front.gateway().send(chat("openai/gpt-5", false).build());
+
+        ReceivedSpan server = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_SERVER);
+        assertEquals("{\"model\":\"openai/gpt-5\",", server.attribute("aigw.request.body"));
+        assertEquals(true, server.attribute("aigw.request.body.truncated"));
+    }
+
+    @Test
+    void tracesGoOnToTheProvidersOnlyWhenAsked() throws Exception {
+        front.restart(Map.of("gateway.tracing.propagate-upstream", "true"));
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        front.gateway().send(chat("openai/gpt-5", false)
+                .header("traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01")
+                .header("tracestate", "vendor=opaque").build());
+
+        ReceivedSpan attempt = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT);
+        RecordedRequest upstream = front.upstream().takeRequest(5, TimeUnit.SECONDS);
+        assertEquals("00-" + CALLER_TRACE + "-" + attempt.spanId() + "-01", upstream.getHeaders().get("traceparent"));
+        assertEquals("vendor=opaque", upstream.getHeaders().get("tracestate"));
+    }
+
+    @Test
+    void aCollectorThatIsDownCostsNoRequestAndItsDroppedSpansAreCounted() throws Exception {
+        double queueFullBefore = dropped("queue_full");
+        double failedBefore = dropped("export_failed");
+        collector.close();
+        front.restart(Map.of("gateway.tracing.batch.queue-size", "1", "gateway.tracing.exporter.timeout", "500ms"));
+
+        for (int i = 0; i < 3; i++) {
+            front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+            HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5", false)
+                    .timeout(Duration.ofSeconds(5)).build());
+            assertEquals(200, response.statusCode());
+            assertTrue(response.body().contains("chatcmpl-1"));
+        }
+
+        // Two spans a request, one place in the queue: most never wait for the collector.
+        assertTrue(awaitDropped("queue_full", queueFullBefore + 1) >= queueFullBefore + 1);
+        // The one that waited is dropped once the exporter gives up on the collector.
+        assertTrue(awaitDropped("export_failed", failedBefore + 1) >= failedBefore + 1);
+    }
+
+    @Test
+    void tracingOffAnswersWithoutTraceContextAndRecordsNoTraceId() throws Exception {
+        front.restart(Map.of("gateway.tracing.sdk-disabled", "true"));
+        // The environment's OTEL_SDK_DISABLED=false wins over the file: this gateway still traces.
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+        assertTrue(front.gateway().send(chat("openai/gpt-5", false).build()).headers().firstValue("traceparent")
+                .isPresent());
+
+        try (TestGateway off = TestGateway.start(Map.of("providers.openai.base-url",
+                front.upstream().url("/v1").toString()), Map.of("OPENAI_API_KEY", "sk-upstream-openai"))) {
+            front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+            HttpResponse<String> response = off.send(off.request("/api/v1/chat/completions")
+                    .header("Content-Type", "application/json")
+                    .header("traceparent", "00-" + CALLER_TRACE + "-" + CALLER_SPAN + "-01")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"openai/gpt-5\",\"messages\":[]}"))
+                    .build());
+
+            assertEquals(200, response.statusCode());
+            assertTrue(response.headers().firstValue("traceparent").isEmpty());
+            front.upstream().takeRequest(5, TimeUnit.SECONDS);
+            RecordedRequest upstream = front.upstream().takeRequest(5, TimeUnit.SECONDS);
+            assertNull(upstream.getHeaders().get("traceparent"));
+            assertEquals(1, CallRecords.usageRecords(off, 1).size());
+            try (Connection connection = DriverManager.getConnection(off.databaseUrl());
+                 ResultSet rows = connection.createStatement().executeQuery("SELECT trace_id FROM usage_records")) {
+                assertTrue(rows.next());
+                assertNull(rows.getString(1));
+            }
+        }
+    }
+
+    private double dropped(String reason) {
+        String metrics = front.gateway().send(HttpRequest.newBuilder(front.gateway().uri("/observe/metrics")).build())
+                .body();
+        Matcher sample = Pattern.compile("(?m)^gateway_trace_spans_dropped_total\\{[^}]*reason=\"" + reason
+                + "\"[^}]*} (\\S+)$").matcher(metrics);
+        return sample.find() ? Double.parseDouble(sample.group(1)) : 0;
+    }
+
+    private double awaitDropped(String reason, double atLeast) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        double now = dropped(reason);
+        while (now < atLeast && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            now = dropped(reason);
+        }
+        return now;
+    }
+
+    private HttpRequest.Builder chat(String model, boolean stream) {
+        return front.gateway().request("/api/v1/chat/completions")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model + "\",\"stream\":" + stream
+                        + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + PROMPT + "\"}]}"));
+    }
+
+    /** The trace ids of the usage records, once {@code count} are written. */
+    private List<String> usageTraceIds(int count) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try (Connection connection = DriverManager.getConnection(front.gateway().databaseUrl());
+                 ResultSet rows = connection.createStatement().executeQuery(
+                         "SELECT trace_id FROM usage_records ORDER BY recorded_at")) {
+                List<String> ids = new java.util.ArrayList<>();
+                while (rows.next()) {
+                    ids.add(rows.getString(1));
+                }
+                if (ids.size() >= count || System.nanoTime() > deadline) {
+                    return ids;
+                }
+            }
+            Thread.sleep(50);
+        }
+    }
+}
