@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.MalformedURLException;
 import java.net.Socket;
@@ -25,10 +27,13 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -76,6 +81,43 @@ public final class DistributionIT {
             assertEquals(401, gateway.get("/api/v1/models", null).statusCode());
             assertEquals(200, gateway.get("/observe/health/ready", null).statusCode());
             assertTrue(gateway.output().contains("xai          yes    no         4         grok-4"), gateway.output());
+        }
+    }
+
+    /**
+     * With tracing on, the runtime on the module path finds the OTLP exporter's JDK HTTP sender and
+     * posts the request's span, in the caller's trace, to the collector.
+     */
+    @Test
+    void withTracingOnTheSpansOfARequestReachAnOtlpCollector() throws Exception {
+        BlockingQueue<byte[]> exports = new LinkedBlockingQueue<>();
+        HttpServer collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        collector.createContext("/v1/traces", exchange -> {
+            if ("application/x-protobuf".equals(exchange.getRequestHeaders().getFirst("Content-Type"))) {
+                exports.add(exchange.getRequestBody().readAllBytes());
+            }
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        collector.start();
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        try (GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER,
+                "OTEL_SDK_DISABLED", "false", "OTEL_BSP_SCHEDULE_DELAY", "100",
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort()))) {
+            HttpResponse<String> models = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + gateway.port() + "/api/v1/models"))
+                    .header("Authorization", "Bearer " + MASTER)
+                    .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01").build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertEquals(200, models.statusCode(), gateway.output());
+            assertTrue(models.headers().firstValue("traceparent").orElseThrow().startsWith("00-" + traceId + "-"));
+            byte[] export = exports.poll(20, TimeUnit.SECONDS);
+            assertNotEquals(null, export, gateway.output());
+            assertTrue(new String(export, StandardCharsets.ISO_8859_1).contains(new String(
+                    HexFormat.of().parseHex(traceId), StandardCharsets.ISO_8859_1)), "the span's trace id");
+        } finally {
+            collector.stop(0);
         }
     }
 
