@@ -22,7 +22,8 @@ import mockwebserver3.RecordedRequest;
 
 /**
  * An OTLP/HTTP collector on loopback: takes each export the gateway posts to {@code /v1/traces}
- * and decodes its protobuf body with the OTLP project's own classes, as a real collector would.
+ * and decodes its protobuf body with the OTLP project's own classes (opentelemetry-proto, on the
+ * class path already through Micrometer's OTLP registry), as a real collector would.
  */
 final class OtlpReceiver implements AutoCloseable {
     private final MockWebServer server = new MockWebServer();
