@@ -31,6 +31,7 @@ module io.aigw.runtime {
     requires io.opentelemetry.context;
     requires io.opentelemetry.sdk.common;
     requires io.opentelemetry.sdk.trace;
+    requires io.opentelemetry.sdk.metrics;
     requires io.opentelemetry.exporter.otlp;
     requires flyway.core; // an automatic module named after its jar: flyway-core declares no name
 

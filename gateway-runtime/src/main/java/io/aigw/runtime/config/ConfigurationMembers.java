@@ -81,6 +81,7 @@ public final class ConfigurationMembers {
                     "exporter", values("endpoint", "protocol", "headers", "timeout"),
                     "batch", values("queue-size", "schedule-delay"),
                     "content", values("capture", "max-bytes"),
+                    "metrics", values("exporter", "interval"),
                     "sdk-disabled", VALUE, "service-name", VALUE, "sampler", VALUE, "sampler-arg", VALUE,
                     "propagate-upstream", VALUE)))));
 

@@ -37,15 +37,18 @@ final class ExchangeSpans implements ExchangeListener {
     private final Tracer tracer;
     private final int contentBytes;
     private final boolean propagateUpstream;
+    private final Optional<GenAiMetrics> metrics;
 
     /**
      * @param contentBytes      how much of a request's body the server span records; 0 for none
      * @param propagateUpstream whether each attempt sends its span's trace context on to its provider
+     * @param metrics           the GenAI client metrics each attempt is recorded in, when they are exported
      */
-    ExchangeSpans(Tracer tracer, int contentBytes, boolean propagateUpstream) {
+    ExchangeSpans(Tracer tracer, int contentBytes, boolean propagateUpstream, Optional<GenAiMetrics> metrics) {
         this.tracer = tracer;
         this.contentBytes = contentBytes;
         this.propagateUpstream = propagateUpstream;
+        this.metrics = metrics;
     }
 
     @Override
@@ -111,28 +114,38 @@ final class ExchangeSpans implements ExchangeListener {
         if (spans == null || spans.attempt == null) {
             return;
         }
+        long ended = System.nanoTime();
         Span span = spans.attempt;
         spans.attempt = null;
         usage(span, attempt.usage());
-        if (attempt.stream() && attempt.firstByteNanos() > 0) {
-            span.setAttribute(GenAi.TIME_TO_FIRST_CHUNK,
-                    (attempt.firstByteNanos() - spans.attemptStartedNanos) / 1e9);
+        double firstChunk = attempt.stream() && attempt.firstByteNanos() > 0
+                ? (attempt.firstByteNanos() - spans.attemptStartedNanos) / 1e9 : -1;
+        if (firstChunk >= 0) {
+            span.setAttribute(GenAi.TIME_TO_FIRST_CHUNK, firstChunk);
         }
         span.setAttribute(GenAi.ATTEMPT_ENDING, attempt.ending().name().toLowerCase(Locale.ROOT));
-        switch (attempt.ending()) {
-            case ANSWERED -> span.setAttribute(GenAi.HTTP_STATUS, attempt.status());
-            case REFUSED, KEY_REJECTED -> {
-                span.setAttribute(GenAi.HTTP_STATUS, attempt.status());
-                failed(span, Integer.toString(attempt.status()));
-            }
-            case CUT -> {
-                span.setAttribute(GenAi.HTTP_STATUS, 200);
-                failed(span, "answer_cut");
-            }
-            case FAILED -> failed(span, attempt.status() == 504 ? "timeout" : "upstream_failed");
-            case CALLER_LEFT -> failed(span, "caller_left");
+        if (attempt.ending() != Attempt.Ending.FAILED && attempt.ending() != Attempt.Ending.CALLER_LEFT) {
+            span.setAttribute(GenAi.HTTP_STATUS, attempt.ending() == Attempt.Ending.CUT ? 200 : attempt.status());
+        }
+        String errorType = errorType(attempt);
+        if (errorType != null) {
+            span.setAttribute(GenAi.ERROR_TYPE, errorType);
+            span.setStatus(StatusCode.ERROR);
         }
         span.end();
+        metrics.ifPresent(genAi -> genAi.attemptEnded(GenAi.operation(exchange.endpoint()), attempt,
+                (ended - spans.attemptStartedNanos) / 1e9, firstChunk, errorType));
+    }
+
+    /** {@code error.type} of an attempt that failed: the provider's status, or what happened; null for none. */
+    private static String errorType(Attempt attempt) {
+        return switch (attempt.ending()) {
+            case ANSWERED -> null;
+            case REFUSED, KEY_REJECTED -> Integer.toString(attempt.status());
+            case CUT -> "answer_cut";
+            case FAILED -> attempt.status() == 504 ? "timeout" : "upstream_failed";
+            case CALLER_LEFT -> "caller_left";
+        };
     }
 
     @Override
@@ -159,11 +172,6 @@ final class ExchangeSpans implements ExchangeListener {
         if (record.status() >= 500 || record.status() == 0) {
             span.setStatus(StatusCode.ERROR);
         }
-    }
-
-    private static void failed(Span span, String type) {
-        span.setAttribute(GenAi.ERROR_TYPE, type);
-        span.setStatus(StatusCode.ERROR);
     }
 
     /** The counts the upstream reported; a count it did not report stays off the span. */

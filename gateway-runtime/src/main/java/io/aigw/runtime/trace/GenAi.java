@@ -22,6 +22,7 @@ final class GenAi {
     /** Seconds from the start of the attempt to the first chunk of its answer sent to the caller. */
     static final AttributeKey<Double> TIME_TO_FIRST_CHUNK =
             AttributeKey.doubleKey("gen_ai.response.time_to_first_chunk");
+    static final AttributeKey<String> TOKEN_TYPE = AttributeKey.stringKey("gen_ai.token.type");
     static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
     static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");

@@ -5,8 +5,12 @@ import io.helidon.webserver.http.Filter;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporterBuilder;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporterBuilder;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
@@ -17,18 +21,21 @@ import java.util.concurrent.TimeUnit;
 /**
  * Tracing with OpenTelemetry, when it is on: the SDK, its OTLP/HTTP exporter (through the JDK's
  * HTTP client) behind a bounded batch queue, the filter that opens each request's server span and
- * the listener that makes its attempts' spans. When tracing is off none of it is built, and the
+ * the listener that makes its attempts' spans, and the GenAI client metrics when their export is on. When tracing is off none of it is built, and the
  * request path has neither the filter nor the listener.
  */
 public final class Tracing implements AutoCloseable {
     private static final String SCOPE = "io.aigw.gateway";
 
     private final SdkTracerProvider provider;
+    private final Optional<SdkMeterProvider> meters;
     private final Filter filter;
     private final ExchangeListener listener;
 
-    private Tracing(SdkTracerProvider provider, Filter filter, ExchangeListener listener) {
+    private Tracing(SdkTracerProvider provider, Optional<SdkMeterProvider> meters, Filter filter,
+                    ExchangeListener listener) {
         this.provider = provider;
+        this.meters = meters;
         this.filter = filter;
         this.listener = listener;
     }
@@ -49,15 +56,28 @@ public final class Tracing implements AutoCloseable {
                 .setMaxExportBatchSize(Math.min(512, settings.queueSize()))
                 .setScheduleDelay(settings.scheduleDelay())
                 .build();
+        Resource resource = Resource.getDefault().merge(Resource.create(
+                Attributes.of(AttributeKey.stringKey("service.name"), settings.serviceName())));
         SdkTracerProvider provider = SdkTracerProvider.builder()
-                .setResource(Resource.getDefault().merge(Resource.create(
-                        Attributes.of(AttributeKey.stringKey("service.name"), settings.serviceName()))))
+                .setResource(resource)
                 .setSampler(sampler(settings.sampler(), settings.samplerArg()))
                 .addSpanProcessor(bound.inFrontOf(batches))
                 .build();
+        Optional<SdkMeterProvider> meters = settings.metricsEndpoint().map(endpoint -> {
+            OtlpHttpMetricExporterBuilder metrics = OtlpHttpMetricExporter.builder()
+                    .setEndpoint(endpoint.toString())
+                    .setTimeout(settings.exportTimeout());
+            settings.headers().forEach(metrics::addHeader);
+            return SdkMeterProvider.builder()
+                    .setResource(resource)
+                    .registerMetricReader(PeriodicMetricReader.builder(metrics.build())
+                            .setInterval(settings.metricsInterval()).build())
+                    .build();
+        });
         Tracer tracer = provider.get(SCOPE);
-        return new Tracing(provider, new ServerSpans(tracer), new ExchangeSpans(tracer, settings.contentBytes(),
-                settings.propagateUpstream()));
+        return new Tracing(provider, meters, new ServerSpans(tracer), new ExchangeSpans(tracer,
+                settings.contentBytes(), settings.propagateUpstream(),
+                meters.map(meter -> new GenAiMetrics(meter.get(SCOPE)))));
     }
 
     /** The filter that opens each request's server span; it goes inside the one that writes the access log. */
@@ -73,6 +93,7 @@ public final class Tracing implements AutoCloseable {
     /** Exports the spans still queued, waiting for the collector ten seconds at most, and stops. */
     @Override
     public void close() {
+        meters.ifPresent(metrics -> metrics.shutdown().join(10, TimeUnit.SECONDS));
         provider.shutdown().join(10, TimeUnit.SECONDS);
     }
 

@@ -28,12 +28,16 @@ import java.util.function.Function;
  * @param sampler           {@code OTEL_TRACES_SAMPLER}'s names: {@code parentbased_always_on} by default
  * @param samplerArg        the ratio of the {@code traceidratio} samplers
  * @param propagateUpstream whether the trace context goes on to the providers (they need not learn it)
- * @param contentBytes      how much of a request's body an attempt span records; 0 when content is
+ * @param contentBytes      how much of a request's body the server span records; 0 when content is
  *                          not recorded at all (the default)
+ * @param metricsEndpoint   where the GenAI client metrics are posted, the OTLP/HTTP endpoint with
+ *                          {@code /v1/metrics}; empty when metrics are not exported (the default)
+ * @param metricsInterval   how often the metrics are exported
  */
 public record TracingSettings(URI endpoint, Map<String, String> headers, Duration exportTimeout, int queueSize,
                               Duration scheduleDelay, String serviceName, String sampler, double samplerArg,
-                              boolean propagateUpstream, int contentBytes) {
+                              boolean propagateUpstream, int contentBytes, Optional<URI> metricsEndpoint,
+                              Duration metricsInterval) {
 
     /** The samplers {@code OTEL_TRACES_SAMPLER} names that the gateway makes. */
     static final Set<String> SAMPLERS = Set.of("always_on", "always_off", "traceidratio",
@@ -56,9 +60,18 @@ public record TracingSettings(URI endpoint, Map<String, String> headers, Duratio
             throw new ConfigurationException("gateway.tracing.exporter.protocol (OTEL_EXPORTER_OTLP_PROTOCOL) must be"
                     + " http/protobuf, the one OTLP protocol the gateway exports with, not '" + protocol + "'");
         }
+        String base = keys.text("OTEL_EXPORTER_OTLP_ENDPOINT", "gateway.tracing.exporter.endpoint",
+                "http://localhost:4318");
         URI endpoint = settings.environment("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT").map(URI::create)
-                .orElseGet(() -> traces(keys.text("OTEL_EXPORTER_OTLP_ENDPOINT", "gateway.tracing.exporter.endpoint",
-                        "http://localhost:4318")));
+                .orElseGet(() -> signal(base, "traces"));
+        String metrics = keys.text("OTEL_METRICS_EXPORTER", "gateway.tracing.metrics.exporter", "none");
+        if (!metrics.equals("none") && !metrics.equals("otlp")) {
+            throw new ConfigurationException("gateway.tracing.metrics.exporter (OTEL_METRICS_EXPORTER) must be otlp"
+                    + " or none, not '" + metrics + "'");
+        }
+        Optional<URI> metricsEndpoint = metrics.equals("none") ? Optional.empty() : Optional.of(
+                settings.environment("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT").map(URI::create)
+                        .orElseGet(() -> signal(base, "metrics")));
         String sampler = keys.text("OTEL_TRACES_SAMPLER", "gateway.tracing.sampler", "parentbased_always_on")
                 .toLowerCase(Locale.ROOT);
         if (!SAMPLERS.contains(sampler)) {
@@ -85,12 +98,14 @@ public record TracingSettings(URI endpoint, Map<String, String> headers, Duratio
                 queueSize,
                 keys.millis("OTEL_BSP_SCHEDULE_DELAY", "gateway.tracing.batch.schedule-delay", Duration.ofSeconds(5)),
                 keys.text("OTEL_SERVICE_NAME", "gateway.tracing.service-name", "aigw"), sampler, ratio,
-                settings.getBoolean("gateway.tracing.propagate-upstream", false), contentBytes));
+                settings.getBoolean("gateway.tracing.propagate-upstream", false), contentBytes, metricsEndpoint,
+                keys.millis("OTEL_METRIC_EXPORT_INTERVAL", "gateway.tracing.metrics.interval",
+                        Duration.ofSeconds(60))));
     }
 
-    /** The traces' path under an OTLP/HTTP base endpoint, as the SDK's own configuration adds it. */
-    private static URI traces(String base) {
-        return URI.create(base.endsWith("/") ? base + "v1/traces" : base + "/v1/traces");
+    /** A signal's path under an OTLP/HTTP base endpoint, as the SDK's own configuration adds it. */
+    private static URI signal(String base, String signal) {
+        return URI.create((base.endsWith("/") ? base : base + "/") + "v1/" + signal);
     }
 
     /** {@code OTEL_EXPORTER_OTLP_HEADERS}' form: {@code name=value} pairs apart by commas, values URL-encoded. */

@@ -1,8 +1,13 @@
 package io.aigw.runtime.trace;
 
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
@@ -22,12 +27,13 @@ import mockwebserver3.RecordedRequest;
 
 /**
  * An OTLP/HTTP collector on loopback: takes each export the gateway posts to {@code /v1/traces}
- * and decodes its protobuf body with the OTLP project's own classes (opentelemetry-proto, on the
+ * and {@code /v1/metrics} and decodes its protobuf body with the OTLP project's own classes (opentelemetry-proto, on the
  * class path already through Micrometer's OTLP registry), as a real collector would.
  */
 final class OtlpReceiver implements AutoCloseable {
     private final MockWebServer server = new MockWebServer();
     private final List<ReceivedSpan> spans = new ArrayList<>();
+    private final List<ReceivedPoint> points = new ArrayList<>();
 
     OtlpReceiver() throws IOException {
         server.setDispatcher(new Dispatcher() {
@@ -46,23 +52,49 @@ final class OtlpReceiver implements AutoCloseable {
 
     /** Waits up to ten seconds for a span that {@code matches}, reading exports as they come. */
     ReceivedSpan await(Predicate<ReceivedSpan> matches) throws Exception {
+        return await(spans, matches);
+    }
+
+    /** Waits up to ten seconds for a histogram's data point that {@code matches}. */
+    ReceivedPoint awaitPoint(Predicate<ReceivedPoint> matches) throws Exception {
+        return await(points, matches);
+    }
+
+    private <T> T await(List<T> received, Predicate<T> matches) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {
-            for (ReceivedSpan span : spans) {
-                if (matches.test(span)) {
-                    return span;
+            for (T one : received) {
+                if (matches.test(one)) {
+                    return one;
                 }
             }
             long left = deadline - System.nanoTime();
             RecordedRequest export = left > 0 ? server.takeRequest(left, TimeUnit.NANOSECONDS) : null;
             if (export == null) {
-                throw new AssertionError("no such span among " + spans);
+                throw new AssertionError("no such one among " + received);
             }
-            if (!export.getTarget().equals("/v1/traces")
-                    || !"application/x-protobuf".equals(export.getHeaders().get("Content-Type"))) {
+            if (!"application/x-protobuf".equals(export.getHeaders().get("Content-Type"))) {
                 throw new AssertionError("not an OTLP/HTTP protobuf export: " + export);
             }
-            read(ExportTraceServiceRequest.parseFrom(export.getBody().toByteArray()));
+            byte[] body = export.getBody().toByteArray();
+            switch (export.getTarget()) {
+                case "/v1/traces" -> read(ExportTraceServiceRequest.parseFrom(body));
+                case "/v1/metrics" -> read(ExportMetricsServiceRequest.parseFrom(body));
+                default -> throw new AssertionError("not an OTLP/HTTP path: " + export);
+            }
+        }
+    }
+
+    private void read(ExportMetricsServiceRequest request) {
+        for (ResourceMetrics resource : request.getResourceMetricsList()) {
+            for (ScopeMetrics scope : resource.getScopeMetricsList()) {
+                for (Metric metric : scope.getMetricsList()) {
+                    for (HistogramDataPoint point : metric.getHistogram().getDataPointsList()) {
+                        points.add(new ReceivedPoint(metric.getName(), metric.getUnit(),
+                                attributes(point.getAttributesList()), point.getCount(), point.getSum()));
+                    }
+                }
+            }
         }
     }
 
@@ -78,10 +110,7 @@ final class OtlpReceiver implements AutoCloseable {
                     .map(attribute -> attribute.getValue().getStringValue()).findFirst().orElse(null);
             for (ScopeSpans scope : resource.getScopeSpansList()) {
                 for (Span span : scope.getSpansList()) {
-                    Map<String, Object> attributes = new TreeMap<>();
-                    for (KeyValue attribute : span.getAttributesList()) {
-                        attributes.put(attribute.getKey(), value(attribute.getValue()));
-                    }
+                    Map<String, Object> attributes = attributes(span.getAttributesList());
                     HexFormat hex = HexFormat.of();
                     spans.add(new ReceivedSpan(service, span.getName(), span.getKind(),
                             hex.formatHex(span.getTraceId().toByteArray()), hex.formatHex(span.getSpanId().toByteArray()),
@@ -90,6 +119,14 @@ final class OtlpReceiver implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private static Map<String, Object> attributes(List<KeyValue> list) {
+        Map<String, Object> attributes = new TreeMap<>();
+        for (KeyValue attribute : list) {
+            attributes.put(attribute.getKey(), value(attribute.getValue()));
+        }
+        return attributes;
     }
 
     private static Object value(AnyValue value) {
@@ -115,5 +152,9 @@ final class OtlpReceiver implements AutoCloseable {
         Object attribute(String key) {
             return attributes.get(key);
         }
+    }
+
+    /** One data point of a histogram as the collector got it: its metric, attributes, count and sum. */
+    record ReceivedPoint(String metric, String unit, Map<String, Object> attributes, long count, double sum) {
     }
 }

@@ -36,6 +36,7 @@ public final class TracingSettingsTest {
         assertEquals(Duration.ofSeconds(5), settings.scheduleDelay());
         assertEquals(0, settings.contentBytes());
         assertEquals(false, settings.propagateUpstream());
+        assertEquals(Optional.empty(), settings.metricsEndpoint());
     }
 
     @Test
@@ -51,7 +52,8 @@ public final class TracingSettingsTest {
                 "OTEL_EXPORTER_OTLP_HEADERS", "x-honeycomb-team=abc%20def, x-other=1",
                 "OTEL_BSP_SCHEDULE_DELAY", "250",
                 "OTEL_TRACES_SAMPLER", "parentbased_traceidratio",
-                "OTEL_TRACES_SAMPLER_ARG", "0.25")).orElseThrow();
+                "OTEL_TRACES_SAMPLER_ARG", "0.25",
+                "OTEL_METRICS_EXPORTER", "otlp")).orElseThrow();
 
         assertEquals("from-env", settings.serviceName());
         assertEquals(URI.create("http://collector:4318/v1/traces"), settings.endpoint());
@@ -60,6 +62,7 @@ public final class TracingSettingsTest {
         assertEquals("parentbased_traceidratio", settings.sampler());
         assertEquals(0.25, settings.samplerArg());
         assertEquals(4096, settings.contentBytes());
+        assertEquals(Optional.of(URI.create("http://collector:4318/v1/metrics")), settings.metricsEndpoint());
     }
 
     @Test

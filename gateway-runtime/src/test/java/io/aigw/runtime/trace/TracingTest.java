@@ -210,6 +210,31 @@ public final class TracingTest {
     }
 
     @Test
+    void withMetricsExportOnEachAttemptIsInTheGenAiClientMetrics() throws Exception {
+        front.restart(Map.of("gateway.tracing.metrics.exporter", "otlp", "gateway.tracing.metrics.interval", "100ms"));
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        assertEquals(200, front.gateway().send(chat("openai/gpt-5", false).build()).statusCode());
+
+        Map<String, Object> model = Map.of("gen_ai.operation.name", "chat", "gen_ai.provider.name", "openai",
+                "gen_ai.request.model", "gpt-5");
+        OtlpReceiver.ReceivedPoint input = collector.awaitPoint(point -> point.metric().equals("gen_ai.client.token.usage")
+                && "input".equals(point.attributes().get("gen_ai.token.type")));
+        assertEquals("{token}", input.unit());
+        assertEquals(1, input.count());
+        assertEquals(12.0, input.sum());
+        assertTrue(input.attributes().entrySet().containsAll(model.entrySet()), input.toString());
+        OtlpReceiver.ReceivedPoint output = collector.awaitPoint(point -> point.metric().equals("gen_ai.client.token.usage")
+                && "output".equals(point.attributes().get("gen_ai.token.type")));
+        assertEquals(7.0, output.sum());
+        OtlpReceiver.ReceivedPoint duration = collector.awaitPoint(point -> point.metric().equals(
+                "gen_ai.client.operation.duration"));
+        assertEquals("s", duration.unit());
+        assertEquals(model, duration.attributes());
+        assertTrue(duration.sum() > 0 && duration.sum() < 10, duration.toString());
+    }
+
+    @Test
     void aCollectorThatIsDownCostsNoRequestAndItsDroppedSpansAreCounted() throws Exception {
         double queueFullBefore = dropped("queue_full");
         double failedBefore = dropped("export_failed");
