@@ -59,7 +59,7 @@ public final class StartWithConfigurationTest {
         assertTrue(run.errors().contains("The gateway cannot start: unknown configuration key gateway.aliases (known:"
                 + " access-log, auto, body-memory, cost-header, database, fairness, host, http2, keys, limits,"
                 + " master-key, max-body-size, max-concurrent-requests, name, observe, plugins, port, protocols, shutdown,"
-                + " timeouts, transport, upstream-tls, usage); unknown configuration key providers.openai.kyes"
+                + " timeouts, tracing, transport, upstream-tls, usage); unknown configuration key providers.openai.kyes"
                 + " (known: api-key, base-url, default-model, enabled, headers, models, prefix, priority)."),
                 run.output());
         assertFalse(run.output().contains("sk-upstream-1"), run.output());
