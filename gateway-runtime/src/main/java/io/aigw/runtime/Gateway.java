@@ -2,10 +2,12 @@ package io.aigw.runtime;
 
 import io.aigw.runtime.admin.AdminKeysService;
 import io.aigw.runtime.admin.AdminPluginsService;
+import io.aigw.runtime.admin.AdminUpstreamsService;
 import io.aigw.runtime.admin.AdminUsageService;
 import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.api.ChatCompletionsService;
 import io.aigw.runtime.api.ModelsService;
+import io.aigw.runtime.api.SessionHeaders;
 import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.auth.StoredKeys;
 import io.aigw.runtime.auth.WorkspaceKeyFilter;
@@ -33,6 +35,7 @@ import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.plugin.PluginSet;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pool.KeyPools;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.plugin.WatcherStatus;
 import io.aigw.runtime.pricing.PriceBook;
@@ -88,6 +91,7 @@ public final class Gateway implements AutoCloseable {
     private final BatchWriter<UsageRecord> usage;
     private final Optional<AccessLog> accessLog;
     private final Upstream forwarder;
+    private final KeyPools pools;
     private final RateLimiter rateLimiter;
     private final RequestObserver requests;
     private final Optional<Tracing> tracing;
@@ -97,7 +101,7 @@ public final class Gateway implements AutoCloseable {
 
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
                     PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
-                    Optional<AccessLog> accessLog, Upstream forwarder, RateLimiter rateLimiter,
+                    Optional<AccessLog> accessLog, Upstream forwarder, KeyPools pools, RateLimiter rateLimiter,
                     RequestObserver requests, Optional<Tracing> tracing, Duration gracePeriod, WebServer server,
                     Optional<String> generatedMasterKey) {
         this.routes = routes;
@@ -107,6 +111,7 @@ public final class Gateway implements AutoCloseable {
         this.usage = usage;
         this.accessLog = accessLog;
         this.forwarder = forwarder;
+        this.pools = pools;
         this.rateLimiter = rateLimiter;
         this.requests = requests;
         this.tracing = tracing;
@@ -180,9 +185,13 @@ public final class Gateway implements AutoCloseable {
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
-        Upstream forwarder = new Upstream(upstream.timeouts(), upstream.keyCooldown(), tls, transport.upstreamPool());
+        Upstream forwarder = new Upstream(upstream.timeouts(), tls, transport.upstreamPool());
+        KeyPools pools = new KeyPools(upstream.pools(), config.rateLimits());
         CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), new CurrentRoutes.Lifecycle(
-                snapshot -> forwarder.retain(snapshot.table().byPriority()),
+                snapshot -> {
+                    pools.install(snapshot.table().byPriority());
+                    forwarder.retain(snapshot.table().byPriority());
+                },
                 snapshot -> forwarder.release(snapshot.table().byPriority())));
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
@@ -196,19 +205,21 @@ public final class Gateway implements AutoCloseable {
         List<ExchangeListener> listeners = new ArrayList<>(List.of(new ExchangeMetrics(metrics),
                 new UsageRecords(usage), requests));
         tracing.ifPresent(on -> listeners.add(on.listener()));
-        Dispatcher dispatcher = new Dispatcher(routes, forwarder, rateLimiter, ExchangeListener.of(listeners),
+        Dispatcher dispatcher = new Dispatcher(routes, forwarder, pools, rateLimiter, ExchangeListener.of(listeners),
                 upstream.timeouts().total(), config.costHeader());
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests);
         tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
         httpRouting
                 .addFilter(new WorkspaceKeyFilter(keys))
+                .addFilter(new SessionHeaders())
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(dispatcher, limits))
                 .register("/api/v1/models", new ModelsService(routes, config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
-                .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader));
+                .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader))
+                .register("/admin/v1/upstreams", new AdminUpstreamsService(routes, pools));
         CallerReserve reserve = new CallerReserve(listener.server().get("max-tcp-connections").asInt()
                 .orElse(limits.maxCallerConnections()));
         WebServerConfig.Builder server = WebServer.builder()
@@ -258,13 +269,14 @@ public final class Gateway implements AutoCloseable {
             }
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
                     plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"), watcherStatus);
-            return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder,
+            return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder, pools,
                     rateLimiter, requests, tracing, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
             tracing.ifPresent(Tracing::close);
             usage.close();
             accessLog.ifPresent(AccessLog::close);
             forwarder.close();
+            pools.close();
             rateLimiter.close();
             throw e;
         }
@@ -316,6 +328,7 @@ public final class Gateway implements AutoCloseable {
         accessLog.ifPresent(AccessLog::close);
         tracing.ifPresent(Tracing::close);
         forwarder.close();
+        pools.close();
         rateLimiter.close();
         plugins.close();
         store.close();

@@ -3,6 +3,7 @@ package io.aigw.runtime;
 import io.aigw.runtime.cli.Command;
 import io.aigw.runtime.cli.KeysCommand;
 import io.aigw.runtime.cli.PluginsCommand;
+import io.aigw.runtime.cli.UpstreamsCommand;
 import io.aigw.runtime.cli.Usage;
 import io.aigw.runtime.cli.UsageCommand;
 import io.aigw.runtime.config.ConfigurationException;
@@ -47,6 +48,8 @@ public final class Main {
             case Command.UsageReport report -> System.exit(reportUsage(runtimeSettings(), report.args()));
             case Command.Plugins plugins -> System.exit(askAboutPlugins(new Settings(loadConfig(), System.getenv()),
                     plugins.args()));
+            case Command.Upstreams upstreams -> System.exit(askAboutUpstreams(new Settings(loadConfig(),
+                    System.getenv()), upstreams.args()));
             case Command.Migrate migrate -> System.exit(migrate(runtimeSettings()));
             case Command.Serve serve -> serve(runtimeSettings());
         }
@@ -56,7 +59,7 @@ public final class Main {
         // First: the JDK reads it when the first virtual thread is made.
         CarrierThreads.configure();
         LogConfig.configureRuntime();
-        return new Settings(loadConfig(), System.getenv());
+        return Settings.rereadable(Main::loadConfig, System.getenv());
     }
 
     private static void serve(Settings settings) {
@@ -96,16 +99,29 @@ public final class Main {
      * machine's configured port, with {@code GATEWAY_ADMIN_KEY} or else the configured master key.
      */
     private static int askAboutPlugins(Settings settings, List<String> args) {
-        URI url;
+        return runningGateway(settings, "plugins").map(url -> new PluginsCommand(url, adminKey(settings), System.out,
+                System.err).run(args)).orElse(PluginsCommand.USAGE);
+    }
+
+    /** {@code gateway upstreams ...}: asks the running gateway, found as {@link #askAboutPlugins} finds it. */
+    private static int askAboutUpstreams(Settings settings, List<String> args) {
+        return runningGateway(settings, "upstreams").map(url -> new UpstreamsCommand(url, adminKey(settings),
+                System.out, System.err).run(args)).orElse(PluginsCommand.USAGE);
+    }
+
+    /** {@code GATEWAY_URL}, else this machine at the configured port; empty, said on stderr, when unusable. */
+    private static Optional<URI> runningGateway(Settings settings, String command) {
         try {
-            url = URI.create(settings.environment("GATEWAY_URL").orElseGet(() -> "http://127.0.0.1:"
-                    + settings.getInt("gateway.port", 8080)));
+            return Optional.of(URI.create(settings.environment("GATEWAY_URL").orElseGet(() -> "http://127.0.0.1:"
+                    + settings.getInt("gateway.port", 8080))));
         } catch (ConfigurationException | IllegalArgumentException e) {
-            System.err.println("gateway plugins: GATEWAY_URL or gateway.port is not usable: " + e.getMessage());
-            return PluginsCommand.USAGE;
+            System.err.println("gateway " + command + ": GATEWAY_URL or gateway.port is not usable: " + e.getMessage());
+            return Optional.empty();
         }
-        Optional<String> adminKey = settings.environment("GATEWAY_ADMIN_KEY").or(() -> settings.get("gateway.master-key"));
-        return new PluginsCommand(url, adminKey, System.out, System.err).run(args);
+    }
+
+    private static Optional<String> adminKey(Settings settings) {
+        return settings.environment("GATEWAY_ADMIN_KEY").or(() -> settings.get("gateway.master-key"));
     }
 
     /** {@code gateway keys ...}: works on the store directly, with only warnings logged. */

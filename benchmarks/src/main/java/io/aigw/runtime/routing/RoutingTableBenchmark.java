@@ -7,7 +7,6 @@ import io.aigw.spi.UpstreamApi;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -62,7 +61,7 @@ public class RoutingTableBenchmark extends HotPathBenchmark {
     private static Provider provider(String prefix, boolean stripsPrefix, boolean catchAll, int priority,
             String baseUrl) {
         return new Provider(prefix, prefix, stripsPrefix, catchAll, "default-model", priority, URI.create(baseUrl),
-                Optional.empty(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), 0, "benchmark",
+                List.of(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), 0, "benchmark",
                 Provider.urls(URI.create(baseUrl), Map.of(UpstreamApi.CHAT_COMPLETIONS, "/chat/completions")), Set.of());
     }
 }

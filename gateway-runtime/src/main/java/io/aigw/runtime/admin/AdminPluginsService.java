@@ -66,7 +66,7 @@ public final class AdminPluginsService implements HttpService {
         static ListedPlugin of(Provider provider, Optional<LoadedJar> jar) {
             return new ListedPlugin(jar.map(loaded -> loaded.jar().name()).orElse(null),
                     jar.flatMap(LoadedJar::version).orElse(null), provider.prefix(), provider.priority(),
-                    provider.defaultModel(), provider.catchAll(), provider.apiKey().isPresent(), provider.source());
+                    provider.defaultModel(), provider.catchAll(), provider.hasKey(), provider.source());
         }
     }
 

@@ -17,6 +17,10 @@ public sealed interface Command {
     record Plugins(List<String> args) implements Command {
     }
 
+    /** {@code upstreams ...}: the arguments after {@code upstreams}, for {@link UpstreamsCommand}. */
+    record Upstreams(List<String> args) implements Command {
+    }
+
     /** {@code usage ...}: the arguments after {@code usage}, for {@link UsageCommand}. */
     record UsageReport(List<String> args) implements Command {
     }
@@ -45,6 +49,7 @@ public sealed interface Command {
         return switch (first) {
             case "keys" -> new Keys(List.copyOf(args.subList(1, args.size())));
             case "plugins" -> new Plugins(List.copyOf(args.subList(1, args.size())));
+            case "upstreams" -> new Upstreams(List.copyOf(args.subList(1, args.size())));
             case "usage" -> new UsageReport(List.copyOf(args.subList(1, args.size())));
             case "migrate" -> args.size() == 1 ? new Migrate() : new Mistake("migrate takes no arguments");
             case "help", "--help", "-h" -> new Help();

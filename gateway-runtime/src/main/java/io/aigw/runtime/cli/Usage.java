@@ -20,6 +20,9 @@ public final class Usage {
                    gateway plugins list | reload [--url <url>]
                                            ask the running gateway for its plugins, or to reload
                                            its plugins folder now (GATEWAY_URL, GATEWAY_ADMIN_KEY)
+                   gateway upstreams [--url <url>]
+                                           the running gateway's upstream keys: weight, state
+                                           (healthy, cooling, failed, ejected), in flight, last error
                    gateway usage [--from <day>] [--to <day>] [--key <id>] [--by day|model|key]
                                            requests, tokens and spend from the database, as
                                            GET /admin/v1/usage reports them (this month, by key)

@@ -170,11 +170,10 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
     /**
      * How the gateway calls upstreams.
      *
-     * @param keyCooldown {@code gateway.auto.key-cooldown}: how long {@code gateway/auto} skips a
-     *                    provider whose key an upstream rejected
-     * @param tls         {@code gateway.upstream-tls}: Helidon TLS settings for HTTPS upstreams, when set
+     * @param pools how the providers' pools treat a key that fails
+     * @param tls   {@code gateway.upstream-tls}: Helidon TLS settings for HTTPS upstreams, when set
      */
-    public record Upstream(UpstreamTimeouts timeouts, Duration keyCooldown, Optional<Config> tls) {
+    public record Upstream(UpstreamTimeouts timeouts, PoolsConfig pools, Optional<Config> tls) {
 
         static Upstream read(Settings settings) {
             UpstreamTimeouts timeouts = new UpstreamTimeouts(
@@ -187,8 +186,7 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
                         + timeouts.total());
             }
             Config tls = settings.node("gateway.upstream-tls");
-            return new Upstream(timeouts, settings.getDuration("gateway.auto.key-cooldown", Duration.ofSeconds(60)),
-                    tls.exists() ? Optional.of(tls) : Optional.empty());
+            return new Upstream(timeouts, PoolsConfig.read(settings), tls.exists() ? Optional.of(tls) : Optional.empty());
         }
     }
 

@@ -17,12 +17,15 @@ import java.util.OptionalLong;
  * declaration applies. The vendor's variables ({@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL}) win
  * over the keys.
  *
+ * @param apiKey  the one key of {@code api-key} (or the vendor's variable), which the pool holds as
+ *                {@link PoolKey#DEFAULT_NAME} beside {@code keys}
+ * @param keys    {@code keys}: the upstream keys of the provider's pool, in file order
  * @param headers sent upstream on every request, after the plugin's own
  * @param models  catalogue entries added to the plugin's, or changing one of the same id
  */
-public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, Optional<URI> baseUrl,
-                             Optional<String> defaultModel, OptionalInt priority, Map<String, String> headers,
-                             List<Model> models) {
+public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, List<PoolKey> keys,
+                             Optional<URI> baseUrl, Optional<String> defaultModel, OptionalInt priority,
+                             Map<String, String> headers, List<Model> models) {
 
     /** The names of the {@code providers.<name>} sections of the configuration file, in its order. */
     public static List<String> sections(Settings settings) {
@@ -64,14 +67,16 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, O
         List<Model> models = settings.node(key(name, "models")).asNodeList().orElse(List.of()).stream()
                 .map(node -> Model.read(node, name))
                 .toList();
-        return new ProviderConfig(prefix, apiKey, baseUrl, defaultModel, priority, Map.copyOf(headers), models);
+        List<PoolKey> keys = PoolKey.readAll(settings.node(key(name, "keys")), key(name, "keys"),
+                apiKey.isPresent());
+        return new ProviderConfig(prefix, apiKey, keys, baseUrl, defaultModel, priority, Map.copyOf(headers), models);
     }
 
-    private static String key(String name, String setting) {
+    static String key(String name, String setting) {
         return "providers." + name + "." + setting;
     }
 
-    private static URI parseUrl(String key, String value) {
+    static URI parseUrl(String key, String value) {
         try {
             URI uri = URI.create(value.strip());
             if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {

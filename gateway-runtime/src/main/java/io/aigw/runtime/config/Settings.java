@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 
 /**
  * Reads settings from the environment and the configuration file, the environment first.
@@ -19,10 +20,30 @@ import java.util.OptionalInt;
 public final class Settings {
     private final Config config;
     private final Map<String, String> environment;
+    private final Supplier<Config> source;
 
+    /** Settings of {@code config}, which {@link #reread()} keeps. */
     public Settings(Config config, Map<String, String> environment) {
+        this(config, environment, () -> config);
+    }
+
+    private Settings(Config config, Map<String, String> environment, Supplier<Config> source) {
         this.config = config;
         this.environment = Map.copyOf(environment);
+        this.source = source;
+    }
+
+    /** Settings of the configuration {@code source} makes, which {@link #reread()} asks for again. */
+    public static Settings rereadable(Supplier<Config> source, Map<String, String> environment) {
+        return new Settings(source.get(), environment, source);
+    }
+
+    /**
+     * The settings as the configuration's source holds them now (the file as it is now), the same
+     * environment over them: what a reload applies of the providers' configuration.
+     */
+    public Settings reread() {
+        return new Settings(source.get(), environment, source);
     }
 
     /** Returns the environment variable that overrides {@code key}. */

@@ -3,6 +3,7 @@ package io.aigw.runtime.exchange;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.limits.RateLimiter;
+import io.aigw.runtime.pool.KeyPools;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
@@ -40,11 +41,11 @@ public final class Dispatcher {
      * @param total      {@code gateway.timeouts.total}: how long an exchange may take from its arrival
      * @param costHeader whether a plain answer states its cost in {@link Upstream#COST_HEADER}
      */
-    public Dispatcher(CurrentRoutes routing, Upstream upstream, RateLimiter limiter, ExchangeListener listener,
-                      Duration total, boolean costHeader) {
+    public Dispatcher(CurrentRoutes routing, Upstream upstream, KeyPools pools, RateLimiter limiter,
+                      ExchangeListener listener, Duration total, boolean costHeader) {
         this.routing = routing;
         this.limits = new RateLimitGate(limiter);
-        this.attempts = new Attempts(upstream, listener, total.toNanos());
+        this.attempts = new Attempts(upstream, pools, listener, total.toNanos());
         this.listener = listener;
         this.costHeader = costHeader;
     }

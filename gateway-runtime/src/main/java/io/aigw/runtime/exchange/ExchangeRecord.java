@@ -44,6 +44,11 @@ public record ExchangeRecord(Exchange exchange, List<Attempt> attempts, int stat
         return attempts.isEmpty() ? null : last().upstreamModel();
     }
 
+    /** The name of the upstream key the provider tried last was called with, or null when none was. */
+    public String upstreamKey() {
+        return attempts.isEmpty() ? null : last().upstreamKey();
+    }
+
     /** Whether the answer was relayed as a stream. */
     public boolean stream() {
         return !attempts.isEmpty() && last().stream();

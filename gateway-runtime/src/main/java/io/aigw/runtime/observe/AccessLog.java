@@ -72,15 +72,15 @@ public final class AccessLog implements AutoCloseable {
     public record Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
                         String keyId, String model, String provider, String upstreamModel, Boolean stream,
                         int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
-                        long totalTokens, Cost cost, String traceId) {
+                        long totalTokens, Cost cost, String traceId, String upstreamKey) {
 
-        /** An entry without a trace: tracing is off. */
+        /** An entry without a trace or an upstream key: tracing is off, no provider was called. */
         public Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
                      String keyId, String model, String provider, String upstreamModel, Boolean stream,
                      int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
                      long totalTokens, Cost cost) {
             this(time, requestId, method, path, status, latencyMicros, keyId, model, provider, upstreamModel, stream,
-                    fallbacks, firstByteMicros, promptTokens, completionTokens, totalTokens, cost, null);
+                    fallbacks, firstByteMicros, promptTokens, completionTokens, totalTokens, cost, null, null);
         }
 
         /** Appends the entry's line, without its newline, to {@code line}. */
@@ -98,6 +98,7 @@ public final class AccessLog implements AutoCloseable {
             text(line, start, "model", model);
             text(line, start, "provider", provider);
             text(line, start, "upstream_model", upstreamModel);
+            text(line, start, "upstream_key", upstreamKey);
             if (stream != null) {
                 line.append(",\"stream\":").append(stream).append(",\"fallbacks\":").append(fallbacks);
             }

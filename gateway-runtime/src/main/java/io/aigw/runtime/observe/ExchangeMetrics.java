@@ -6,6 +6,7 @@ import io.aigw.runtime.exchange.ExchangeRecord;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.upstream.Attempt;
 import java.util.List;
+import java.util.Locale;
 
 /** Counts what happens to exchanges in the {@link GatewayMetrics}. */
 public final class ExchangeMetrics implements ExchangeListener {
@@ -25,6 +26,10 @@ public final class ExchangeMetrics implements ExchangeListener {
 
     @Override
     public void attemptEnded(Exchange exchange, Attempt attempt) {
+        if (attempt.upstreamKey() != null) {
+            metrics.upstreamKeyAttempt(attempt.provider(), attempt.upstreamKey(),
+                    attempt.ending().name().toLowerCase(Locale.ROOT));
+        }
         if (attempt.ending() == Attempt.Ending.KEY_REJECTED) {
             metrics.keyCooldown(attempt.provider());
         }

@@ -156,10 +156,23 @@ public final class GatewayMetrics implements ReloadListener {
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 
-    /** Counts a provider key put on cool-down after the upstream rejected it. */
+    /**
+     * Counts a call made with one of a provider's upstream keys, by how it ended ({@code answered},
+     * {@code cut}, {@code refused}, {@code key_rejected}, {@code failed}, {@code caller_left}): spend
+     * and trouble per upstream key.
+     */
+    public void upstreamKeyAttempt(String provider, String key, String ending) {
+        counter(List.of("gateway.upstream.key.attempts", provider, key, ending), () -> Counter.builder(
+                        "gateway.upstream.key.attempts")
+                .description("Calls made with each upstream key, by how they ended")
+                .tags(List.of(Tag.create("provider", provider), Tag.create("key", key),
+                        Tag.create("ending", ending)))).increment();
+    }
+
+    /** Counts an upstream key the upstream refused (401/403), marked failed in its pool. */
     public void keyCooldown(String provider) {
         counter(List.of("gateway.key.cooldowns", provider), () -> Counter.builder("gateway.key.cooldowns")
-                .description("Upstream keys rejected (401/403) and skipped by gateway/auto for a while")
+                .description("Upstream keys refused (401/403), then skipped until a reload or a probe")
                 .tags(List.of(Tag.create("provider", provider)))).increment();
     }
 

@@ -86,7 +86,7 @@ public final class RequestObserver implements Filter, ExchangeListener {
         if (exchange.isEmpty()) {
             return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                     request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
-                    null, null, null, null, 0, -1, -1, -1, -1, null, traceId);
+                    null, null, null, null, 0, -1, -1, -1, -1, null, traceId, null);
         }
         ExchangeRecord record = exchange.get();
         Charge charge = record.charge();
@@ -98,7 +98,8 @@ public final class RequestObserver implements Filter, ExchangeListener {
                 request.prologue().uriPath().path(), status, (now - started) / 1000, keyId,
                 record.exchange().model(), record.provider(), record.upstreamModel(), record.stream(),
                 record.fallbacks(), record.firstByteNanos() > 0 ? (record.firstByteNanos() - started) / 1000 : -1,
-                usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), charge.cost(), traceId);
+                usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), charge.cost(), traceId,
+                record.upstreamKey());
     }
 
     /** An id from a caller is kept only when it is short and plain, so it is safe in logs and headers. */

@@ -31,7 +31,7 @@ public final class UsageRecords implements ExchangeListener {
             usage.offer(new UsageRecord(Instant.now(), keyId, exchange.model(), attempt.provider(),
                     attempt.upstreamModel(), attempt.status(), tokens.promptTokens(), tokens.completionTokens(),
                     tokens.totalTokens(), 0, -1, billed.fallbacks(), billed.charge().cost(), record.prices(), true,
-                    traceId));
+                    traceId, attempt.upstreamKey()));
         }
         long now = System.nanoTime();
         long started = exchange.startedNanos();
@@ -39,6 +39,6 @@ public final class UsageRecords implements ExchangeListener {
         usage.offer(new UsageRecord(Instant.now(), keyId, exchange.model(), record.provider(), record.upstreamModel(),
                 record.status(), tokens.promptTokens(), tokens.completionTokens(), tokens.totalTokens(),
                 (now - started) / 1000, record.firstByteNanos() < 0 ? -1 : (record.firstByteNanos() - started) / 1000,
-                record.fallbacks(), record.charge().cost(), record.prices(), false, traceId));
+                record.fallbacks(), record.charge().cost(), record.prices(), false, traceId, record.upstreamKey()));
     }
 }

@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,7 +15,7 @@ import java.util.Set;
  *
  * @param name              the prefix the plugin declared; the provider's name in configuration and logs
  * @param prefix            the prefix routed to it, which configuration may rename
- * @param apiKey            the upstream key, empty when none is configured
+ * @param keys              the upstream keys of its pool, none when no key is configured
  * @param apiKeyVariable    the environment variable that would hold the key, for error messages
  * @param headers           headers sent upstream on every request (the plugin's, then configured ones)
  * @param unsupportedFields top-level request fields removed before forwarding
@@ -37,7 +36,7 @@ public record Provider(
         String defaultModel,
         int priority,
         URI baseUrl,
-        Optional<UpstreamKey> apiKey,
+        List<UpstreamKey> keys,
         String apiKeyVariable,
         Map<String, String> headers,
         Set<String> unsupportedFields,
@@ -46,6 +45,11 @@ public record Provider(
         String source,
         Map<UpstreamApi, URI> apis,
         Set<UpstreamApi> homeFor) {
+
+    /** Whether an upstream key is configured: without one, nothing can be sent to it. */
+    public boolean hasKey() {
+        return !keys.isEmpty();
+    }
 
     /** Returns the id a caller uses for one of this provider's models. */
     public String publicId(String upstreamModel) {

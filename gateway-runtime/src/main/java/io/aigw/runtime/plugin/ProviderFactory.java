@@ -1,12 +1,15 @@
 package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.ConfigurationMembers;
 import io.aigw.runtime.config.PluginsConfig;
+import io.aigw.runtime.config.PoolKey;
 import io.aigw.runtime.config.ProviderConfig;
 import io.aigw.runtime.config.ReservedHeaders;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.transport.HeaderSyntax;
 import io.aigw.spi.ProviderDescriptor;
+import io.aigw.spi.UpstreamApi;
 import java.lang.System.Logger.Level;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -40,6 +43,18 @@ public final class ProviderFactory {
     public ProviderFactory(Settings settings) {
         this.settings = settings;
         this.calls = new PluginCalls(PluginsConfig.callTimeout(settings));
+    }
+
+    /**
+     * A factory of the providers' configuration as the file holds it now: a reload applies what
+     * changed of {@code providers.*} (keys, pools, models, headers) and of {@code gateway.aliases}.
+     *
+     * @throws ConfigurationException when the file now holds a key the gateway does not read
+     */
+    public ProviderFactory reread() {
+        Settings now = settings.reread();
+        ConfigurationMembers.requireKnown(now);
+        return new ProviderFactory(now);
     }
 
     /**
@@ -106,7 +121,7 @@ public final class ProviderFactory {
                 config.defaultModel().orElse(descriptor.defaultModel()),
                 config.priority().orElse(descriptor.priority()),
                 baseUrl,
-                config.apiKey().map(key -> new UpstreamKey(key.value())),
+                keys(config, baseUrl, declared.apis()),
                 descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(declared.unsupportedFields()),
                 catalogue(shipped, descriptor.prefix(), config),
                 shipped.flatMap(CatalogueReader.Catalogue::built).orElse(GATEWAY_STARTED).getEpochSecond(),
@@ -130,6 +145,27 @@ public final class ProviderFactory {
             throw new ConfigurationException("The key of provider " + provider + " holds a line break or another"
                     + " control character, which a header cannot carry: was it read from a file with its newline?");
         }
+        config.keys().stream().filter(key -> !HeaderSyntax.isValue(key.apiKey().value())).findFirst()
+                .ifPresent(key -> {
+                    throw new ConfigurationException("The key '" + key.name() + "' of providers." + provider + ".keys"
+                            + " holds a line break or another control character, which a header cannot carry.");
+                });
+    }
+
+    /**
+     * The provider's pool: the key of {@code api-key} (or the vendor's variable), named
+     * {@code default}, then those of {@code keys}, each at its own base URL or the provider's.
+     */
+    private static List<UpstreamKey> keys(ProviderConfig config, URI baseUrl, Map<UpstreamApi, String> paths) {
+        List<UpstreamKey> keys = new ArrayList<>();
+        config.apiKey().ifPresent(key -> keys.add(new UpstreamKey(PoolKey.DEFAULT_NAME, key.value(), 1, baseUrl,
+                Provider.urls(baseUrl, paths), OptionalLong.empty(), OptionalLong.empty())));
+        for (PoolKey key : config.keys()) {
+            URI url = key.baseUrl().orElse(baseUrl);
+            keys.add(new UpstreamKey(key.name(), key.apiKey().value(), key.weight(), url, Provider.urls(url, paths),
+                    key.rpm(), key.tpm()));
+        }
+        return List.copyOf(keys);
     }
 
     /**

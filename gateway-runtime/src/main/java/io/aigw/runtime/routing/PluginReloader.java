@@ -16,8 +16,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Reloads the plugins while the gateway runs: loads them anew, builds the routing table aside, and
- * swaps it in only when every step succeeded. A refused reload leaves the table in force as it was.
+ * Reloads the plugins while the gateway runs: loads them anew, reads the providers' configuration
+ * again from the file (their keys and pools among it), builds the routing table aside, and swaps it
+ * in only when every step succeeded. A refused reload leaves the table in force as it was.
  * One reload runs at a time, whoever asks (the folder watcher, the admin API).
  */
 public final class PluginReloader {
@@ -72,7 +73,7 @@ public final class PluginReloader {
         RoutingTable table;
         try {
             plugins = loader.load();
-            table = build(factory, plugins, kept.table().byPriority());
+            table = build(factory.reread(), plugins, kept.table().byPriority());
         } catch (ConfigurationException e) {
             metrics.pluginReload("refused");
             LOG.log(Level.WARNING, "Plugin reload (" + trigger + ") refused; routing generation " + kept.generation()

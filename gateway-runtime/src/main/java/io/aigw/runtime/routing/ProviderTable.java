@@ -18,7 +18,7 @@ public final class ProviderTable {
         for (Provider provider : routing.byPriority()) {
             table.append(String.format(ROW, provider.prefix(), yesNo(provider.stripsPrefix()),
                     yesNo(provider.catchAll()), provider.priority(), provider.defaultModel(),
-                    yesNo(provider.apiKey().isPresent()), provider.baseUrl()));
+                    yesNo(provider.hasKey()), provider.baseUrl()));
         }
         if (routing.catchAll().isEmpty()) {
             table.append(String.format("%n  No catch-all provider: a model whose prefix no provider claims gets 404."));

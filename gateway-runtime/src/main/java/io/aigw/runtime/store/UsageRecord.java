@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param failedAttempt   a provider {@code gateway/auto} moved past, recorded because its answer
  *                        reported usage: its cost counts, but it is not a request of its own
  * @param traceId         the trace the request is part of, or null when tracing is off
+ * @param upstreamKey     the name of the provider's upstream key the call was made with, or null
  */
 public record UsageRecord(
         Instant time,
@@ -39,18 +40,19 @@ public record UsageRecord(
         Cost cost,
         PriceBook prices,
         boolean failedAttempt,
-        String traceId) {
+        String traceId,
+        String upstreamKey) {
 
     public UsageRecord {
         Objects.requireNonNull(cost, "cost");
         Objects.requireNonNull(prices, "prices");
     }
 
-    /** A record outside any trace. */
+    /** A record outside any trace, of no upstream key. */
     public UsageRecord(Instant time, String keyId, String requestedModel, String provider, String upstreamModel,
                        int status, long promptTokens, long completionTokens, long totalTokens, long latencyMicros,
                        long firstByteMicros, int fallbacks, Cost cost, PriceBook prices, boolean failedAttempt) {
         this(time, keyId, requestedModel, provider, upstreamModel, status, promptTokens, completionTokens,
-                totalTokens, latencyMicros, firstByteMicros, fallbacks, cost, prices, failedAttempt, null);
+                totalTokens, latencyMicros, firstByteMicros, fallbacks, cost, prices, failedAttempt, null, null);
     }
 }

@@ -36,7 +36,7 @@ final class UsageWriter {
     private static final String INSERT_RECORD = "INSERT INTO usage_records (recorded_at, key_id, requested_model,"
             + " provider, upstream_model, status, prompt_tokens, completion_tokens, total_tokens, latency_micros,"
             + " first_byte_micros, fallbacks, cost_nanos, cost_basis, price_version, failed_attempt,"
-            + " trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " trace_id, upstream_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String KEEP_TABLE = "INSERT INTO price_tables (version, canonical, first_used_at)"
             + " VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING";
     private static final String ADD_TO_DAY = "INSERT INTO usage_daily (day, key_id, provider, model, requests,"
@@ -141,6 +141,7 @@ final class UsageWriter {
                 setNullable(insert, 15, cost.priceVersion().orElse(null));
                 insert.setBoolean(16, record.failedAttempt());
                 setNullable(insert, 17, record.traceId());
+                setNullable(insert, 18, record.upstreamKey());
                 insert.addBatch();
                 if (++unsent == ROWS_PER_STEP) {
                     insert.executeBatch();

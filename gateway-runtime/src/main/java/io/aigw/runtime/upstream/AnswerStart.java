@@ -24,6 +24,6 @@ record AnswerStart(Route route, boolean stream, long upstreamNanos, long firstBy
 
     private Attempt ended(Attempt.Ending ending, int status, TokenUsage usage, long textBytes) {
         return new Attempt(route.provider().prefix(), route.upstreamModel(), ending, status, stream, usage, textBytes,
-                upstreamNanos, firstByteNanos);
+                upstreamNanos, firstByteNanos, null);
     }
 }

@@ -23,10 +23,11 @@ import io.aigw.runtime.routing.Route;
  *                         of a larger one, or a stream's headers
  * @param firstByteNanos   {@link System#nanoTime()} when the answer's first byte went to the
  *                         caller, or -1 when none did
+ * @param upstreamKey      the name of the upstream key it was made with, or null when none was chosen
  */
 public record Attempt(String provider, String upstreamModel, Ending ending, int status, boolean stream,
-                      TokenUsage usage, long relayedTextBytes, long upstreamNanos, long firstByteNanos)
-        implements Metered {
+                      TokenUsage usage, long relayedTextBytes, long upstreamNanos, long firstByteNanos,
+                      String upstreamKey) implements Metered {
 
     /** How a call to an upstream ended. */
     public enum Ending {
@@ -47,7 +48,13 @@ public record Attempt(String provider, String upstreamModel, Ending ending, int 
     /** An attempt that ended before the caller was sent a byte of its answer. */
     static Attempt unanswered(Route route, Ending ending, int status, TokenUsage usage, long upstreamNanos) {
         return new Attempt(route.provider().prefix(), route.upstreamModel(), ending, status, false, usage, 0,
-                upstreamNanos, -1);
+                upstreamNanos, -1, null);
+    }
+
+    /** The same attempt, made with the upstream key named {@code key}. */
+    Attempt withKey(String key) {
+        return new Attempt(provider, upstreamModel, ending, status, stream, usage, relayedTextBytes, upstreamNanos,
+                firstByteNanos, key);
     }
 
     /**

@@ -10,6 +10,18 @@ public sealed interface CallOutcome {
     /** The record of the call. */
     Attempt attempt();
 
+    /** The same outcome, its attempt made with the upstream key named {@code key}. */
+    default CallOutcome withKey(String key) {
+        return switch (this) {
+            case Answered answered -> new Answered(answered.attempt().withKey(key));
+            case FailedBeforeFirstByte(Attempt attempt, Failure failure) ->
+                    new FailedBeforeFirstByte(attempt.withKey(key), failure);
+            case FailedAfterFirstByte(Attempt attempt, String message, boolean answerEnds) ->
+                    new FailedAfterFirstByte(attempt.withKey(key), message, answerEnds);
+            case CallerLeft left -> new CallerLeft(left.attempt().withKey(key));
+        };
+    }
+
     /** The upstream's answer went to the caller whole: a plain answer, or a stream that ran to its end. */
     record Answered(Attempt attempt) implements CallOutcome {
     }

@@ -3,12 +3,17 @@ package io.aigw.runtime.upstream;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.plugin.Provider;
 import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -47,6 +52,58 @@ public record Failure(Status status, byte[] body, String summary, Function<Strin
         return new Failure(Status.BAD_GATEWAY_502, authFailed("Upstream " + provider.prefix() + " refused the"
                 + " gateway's own API key (" + status + "). This is not about your key: the gateway's operator must"
                 + " fix the key for " + provider.prefix() + "."), reason, Failure::authFailed, List.of(), true);
+    }
+
+    /**
+     * Every key of the provider was refused by its upstream (401/403) and none is due for a probe: a
+     * 502, as {@link #keyRejected} would have answered, without calling the upstream again.
+     */
+    public static Failure keysRefused(Provider provider) {
+        return new Failure(Status.BAD_GATEWAY_502, authFailed("Upstream " + provider.prefix() + " refused the"
+                + " gateway's own API keys. This is not about your key: the gateway's operator must fix the keys for "
+                + provider.prefix() + "."), "every key refused", Failure::authFailed, List.of(), true);
+    }
+
+    /**
+     * Every key of the provider cools down after the upstream's 429: a 429 that says when the first
+     * may be called again, which the SDKs wait for before they retry.
+     */
+    public static Failure keysCooling(Provider provider, Duration wait) {
+        long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+        ApiError error = ApiError.rateLimited("requests", "Upstream " + provider.prefix() + " is rate-limiting"
+                + " every key of the gateway; retry in " + seconds + " s.");
+        return new Failure(error.status(), error.toJson(), "every key cooling down",
+                message -> ApiError.rateLimited("requests", message).toJson(),
+                List.of(HeaderValues.create(HeaderNames.RETRY_AFTER, Long.toString(seconds))), true);
+    }
+
+    /** No key of the provider may be called now: each failed again and again, or a probe of it is under way. */
+    public static Failure keysEjected(Provider provider) {
+        return upstreamError("Upstream " + provider.prefix() + " has no key that can be called now: each failed"
+                + " repeatedly and rests before it is tried again.", "every key resting");
+    }
+
+    /**
+     * How long the upstream asked to be left alone, from its {@code retry-after-ms} or
+     * {@code Retry-After} (seconds, or an HTTP date); empty when it said not, or not readably.
+     */
+    public Optional<Duration> retryAfter() {
+        for (Header header : headers) {
+            try {
+                if (header.name().equalsIgnoreCase("retry-after-ms")) {
+                    return Optional.of(Duration.ofMillis((long) Double.parseDouble(header.get().strip())));
+                }
+                if (header.name().equalsIgnoreCase("retry-after")) {
+                    String value = header.get().strip();
+                    return Optional.of(value.chars().allMatch(Character::isDigit) ? Duration.ofSeconds(Long.parseLong(value))
+                            : Duration.between(Instant.now(), ZonedDateTime.parse(value,
+                            DateTimeFormatter.RFC_1123_DATE_TIME).toInstant()));
+                }
+            } catch (RuntimeException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private static byte[] authFailed(String message) {

@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.config.PoolKey;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.runtime.text.LogText;
@@ -20,15 +21,18 @@ final class RejectedKeyLog {
     private RejectedKeyLog() {
     }
 
-    static String line(Provider provider, int status, String upstreamMessage) {
+    static String line(Provider provider, UpstreamKey key, int status, String upstreamMessage) {
         // Masked before it is cut: a cut could leave part of the key where the whole no longer matches.
-        String message = provider.apiKey().map(key -> masked(upstreamMessage, key)).orElse(upstreamMessage);
+        String message = masked(upstreamMessage, key);
         if (message.length() > MAX_MESSAGE) {
             message = message.substring(0, MAX_MESSAGE) + "...";
         }
-        return "Upstream " + provider.prefix() + " rejected the gateway's key (" + status + "): \""
-                + oneLine(message) + "\". Callers get 502 upstream_auth_failed, and gateway/auto skips "
-                + provider.prefix() + " during the cool-down. Check " + provider.apiKeyVariable() + ".";
+        String name = key.name().equals(PoolKey.DEFAULT_NAME) ? provider.apiKeyVariable() + " (or providers." + provider.name()
+                + ".api-key)" : "the key '" + key.name() + "' of providers." + provider.name() + ".keys";
+        return "Upstream " + provider.prefix() + " rejected the gateway's key (" + status + ") named " + key.name()
+                + ": \"" + oneLine(message) + "\". The key is skipped until a reload, or until a call after"
+                + " gateway.auto.key-cooldown shows it works; callers get 502 upstream_auth_failed when the provider"
+                + " has no other key. Check " + name + ".";
     }
 
     private static String masked(String text, UpstreamKey key) {

@@ -1,13 +1,14 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
+import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -24,17 +25,16 @@ public final class Upstream implements AutoCloseable {
 
     /** Built on first use: each loads a TLS trust store, which providers never called need not pay for. */
     private final UpstreamClients clients;
-    private final KeyCooldowns cooldowns;
     private final Deadlines deadlines;
     private final UpstreamCall call;
     private volatile boolean stopping;
 
     /** Calls the providers of the routing snapshots {@link #retain retained}. */
-    public Upstream(UpstreamTimeouts timeouts, Duration keyCooldown, Optional<Tls> tls, Choice upstreamPool) {
+    public Upstream(UpstreamTimeouts timeouts, Optional<Tls> tls, Choice upstreamPool) {
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
-        this.cooldowns = new KeyCooldowns(keyCooldown);
-        this.clients = new UpstreamClients(provider -> new UpstreamClient(provider, timeouts, tls, upstreamPool));
-        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, cooldowns, () -> stopping);
+        this.clients = new UpstreamClients((provider, key) -> new UpstreamClient(provider, key, timeouts, tls,
+                upstreamPool));
+        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, () -> stopping);
     }
 
     /**
@@ -46,20 +46,22 @@ public final class Upstream implements AutoCloseable {
     }
 
     /**
-     * Sends {@code request} along {@code route} and relays a successful answer to the caller. The
+     * Sends {@code request} along {@code route} with {@code key}, one of its provider's, and relays a successful answer to the caller. The
      * call ends early when the caller's hangup hears that it left, and at the caller's
      * {@link CallerSide#endsAt()}. A failure before the caller's first byte is returned unsent.
      *
      * @param waitedBefore the request's wait on the upstreams tried before this one, for the
      *                     {@code Server-Timing} header
      */
-    public CallOutcome attempt(UpstreamRequest request, Route route, CallerSide caller, long waitedBefore) {
-        return call.attempt(request, route, caller, waitedBefore);
+    public CallOutcome attempt(UpstreamRequest request, Route route, UpstreamKey key, CallerSide caller,
+                               long waitedBefore) {
+        return call.attempt(request, route, key, caller, waitedBefore);
     }
 
-    /** Whether {@code gateway/auto} may try this provider now: it has a key not recently rejected. */
-    public boolean usable(Provider provider) {
-        return provider.apiKey().isPresent() && !cooldowns.isCoolingDown(provider.name());
+    /** The outcome of a route along which no call was made: {@code failure} says why. */
+    public static CallOutcome unattempted(Route route, Failure failure) {
+        return new CallOutcome.FailedBeforeFirstByte(Attempt.unanswered(route, Attempt.Ending.FAILED,
+                failure.status().code(), TokenUsage.NONE, 0), failure);
     }
 
     /** A routing snapshot of {@code providers} becomes current: requests may be forwarded to them. */

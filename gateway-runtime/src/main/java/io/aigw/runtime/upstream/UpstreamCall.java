@@ -3,6 +3,7 @@ package io.aigw.runtime.upstream;
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.transport.UpstreamBodyStream;
 import io.aigw.runtime.upstream.Attempt.Ending;
@@ -15,7 +16,7 @@ import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * One call to one upstream: sends the request along a route, relays a successful answer to the
@@ -32,28 +33,34 @@ final class UpstreamCall {
     /** An error answer is a message; an upstream that sends more has the rest dropped unread. */
     private static final int MAX_ERROR_BODY = 64 * 1024;
 
-    private final Function<Provider, UpstreamClient> clients;
+    private final BiFunction<Provider, UpstreamKey, UpstreamClient> clients;
     private final UpstreamTimeouts timeouts;
     private final Deadlines deadlines;
-    private final KeyCooldowns cooldowns;
     private final EventStreamRelay streams;
     private final JsonRelay answers;
     /** Whether the gateway is stopping: a wait that fails then was ended by the stop, not the upstream. */
     private final BooleanSupplier stopping;
 
-    UpstreamCall(Function<Provider, UpstreamClient> clients, UpstreamTimeouts timeouts, Deadlines deadlines,
-                 KeyCooldowns cooldowns, BooleanSupplier stopping) {
+    UpstreamCall(BiFunction<Provider, UpstreamKey, UpstreamClient> clients, UpstreamTimeouts timeouts,
+                 Deadlines deadlines, BooleanSupplier stopping) {
         this.clients = clients;
         this.stopping = stopping;
         this.timeouts = timeouts;
         this.deadlines = deadlines;
-        this.cooldowns = cooldowns;
         this.streams = new EventStreamRelay(timeouts);
         this.answers = new JsonRelay(timeouts);
     }
 
-    /** @param waitedBefore the request's wait on the upstreams tried before this one */
-    CallOutcome attempt(UpstreamRequest request, Route route, CallerSide caller, long waitedBefore) {
+    /**
+     * @param key          the upstream key to call with, one of the route's provider's
+     * @param waitedBefore the request's wait on the upstreams tried before this one
+     */
+    CallOutcome attempt(UpstreamRequest request, Route route, UpstreamKey key, CallerSide caller, long waitedBefore) {
+        return call(request, route, key, caller, waitedBefore).withKey(key.name());
+    }
+
+    private CallOutcome call(UpstreamRequest request, Route route, UpstreamKey key, CallerSide caller,
+                             long waitedBefore) {
         Provider provider = route.provider();
         if (caller.hangup().callerLeftAlready()) {
             return new CallerLeft(Attempt.unanswered(route, Ending.CALLER_LEFT, CallerLeft.STATUS, TokenUsage.NONE, 0));
@@ -67,7 +74,7 @@ final class UpstreamCall {
             caller.hangup().watch(deadline);
             HttpClientResponse upstream;
             try {
-                upstream = clients.apply(provider).post(request.api(), body, request.stream(), caller.requestId(),
+                upstream = clients.apply(provider, key).post(request.api(), body, request.stream(), caller.requestId(),
                         caller.context().get(UpstreamTrace.class));
             } catch (RuntimeException e) {
                 return ended(route, deadline, e, true, System.nanoTime() - started);
@@ -79,7 +86,7 @@ final class UpstreamCall {
                 InputStream in = new ProgressInputStream(answer, deadline);
                 UpstreamStatus status = UpstreamStatus.of(upstream.status().code());
                 if (status != UpstreamStatus.SUCCESS) {
-                    return refused(upstream, in, status, route, request.format(), deadline, started);
+                    return refused(upstream, in, status, route, key, request.format(), deadline, started);
                 }
                 if (!request.stream()) {
                     return answer(upstream, in, route, request.format(), deadline, caller, started, waitedBefore);
@@ -118,7 +125,7 @@ final class UpstreamCall {
 
     /** Reads an error answer, up to {@link #MAX_ERROR_BODY}, and returns it as the failure it is. */
     private CallOutcome refused(HttpClientResponse upstream, InputStream in, UpstreamStatus status, Route route,
-                                WireFormat format, Deadlines.Deadline deadline, long started) {
+                                UpstreamKey key, WireFormat format, Deadlines.Deadline deadline, long started) {
         Provider provider = route.provider();
         int code = upstream.status().code();
         byte[] answer;
@@ -132,8 +139,7 @@ final class UpstreamCall {
         // An error that reports usage was billed all the same.
         TokenUsage usage = format.usage().inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
         if (status == UpstreamStatus.KEY_REJECTED) {
-            cooldowns.markRejected(provider.name());
-            LOG.log(Level.WARNING, RejectedKeyLog.line(provider, code, UpstreamErrors.message(error)));
+            LOG.log(Level.WARNING, RejectedKeyLog.line(provider, key, code, UpstreamErrors.message(error)));
             return new FailedBeforeFirstByte(Attempt.unanswered(route, Ending.KEY_REJECTED, code, usage, waited),
                     Failure.keyRejected(provider, code));
         }

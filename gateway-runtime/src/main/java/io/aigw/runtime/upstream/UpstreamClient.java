@@ -2,6 +2,7 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.aigw.runtime.transport.UpstreamConnections;
 import io.aigw.spi.UpstreamApi;
@@ -29,8 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One provider's HTTP client: keep-alive connections to its base URL, the provider's key and
- * headers on every request, nothing of the caller's but the body. Helidon's client writes requests
+ * The HTTP client of one upstream key of a provider: keep-alive connections to the key's base URL,
+ * the key and the provider's headers on every request, nothing of the caller's but the body. Helidon's client writes requests
  * and parses answers, over TLS where the URL says https; the connections come from
  * {@link UpstreamConnections}.
  */
@@ -60,18 +61,17 @@ final class UpstreamClient {
     private final Duration readTimeout;
     private final UpstreamConnections connections;
 
-    UpstreamClient(Provider provider, UpstreamTimeouts timeouts, Optional<Tls> tls, Choice pool) {
+    UpstreamClient(Provider provider, UpstreamKey key, UpstreamTimeouts timeouts, Optional<Tls> tls, Choice pool) {
         this.providerHeaders = providerHeaders(provider);
         // Marked sensitive, as a secret is: HTTP/2's header compression, should this client ever
         // speak it, never indexes such a header.
-        this.bearerKey = provider.apiKey().map(key ->
-                HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer()));
-        this.xApiKey = provider.apiKey().map(key -> HeaderValues.createCached(X_API_KEY, false, true, key.value()));
+        this.bearerKey = Optional.of(HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer()));
+        this.xApiKey = Optional.of(HeaderValues.createCached(X_API_KEY, false, true, key.value()));
         Map<UpstreamApi, ClientUri> uris = new EnumMap<>(UpstreamApi.class);
-        provider.apis().forEach((api, url) -> uris.put(api, ClientUri.create(url)));
+        key.apis().forEach((api, url) -> uris.put(api, ClientUri.create(url)));
         this.uris = uris;
-        // Every API's URL is the base URL and a path: one origin, one pool of connections.
-        URI url = provider.baseUrl();
+        // Every API's URL is the key's base URL and a path: one origin, one pool of connections.
+        URI url = key.baseUrl();
         this.readTimeout = UpstreamConnections.socketReadTimeout(pool,
                 timeouts.firstByte().compareTo(timeouts.idle()) > 0 ? timeouts.firstByte() : timeouts.idle());
         var builder = WebClient.builder()

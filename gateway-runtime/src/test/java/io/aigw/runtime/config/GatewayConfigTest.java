@@ -49,7 +49,7 @@ public final class GatewayConfigTest {
         assertEquals(Math.max(3 * 10_485_760L, bodyMemory / 2), config.limits().keyBodyMemory());
         assertEquals(new UpstreamTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(120), Duration.ofSeconds(120),
                 Duration.ofMinutes(10)), config.upstream().timeouts());
-        assertEquals(Duration.ofSeconds(60), config.upstream().keyCooldown());
+        assertEquals(PoolsConfig.DEFAULTS, config.upstream().pools());
         assertEquals(Optional.empty(), config.upstream().tls());
         assertEquals("jdbc:sqlite:" + Path.of(System.getProperty("gateway.home", "."), "data", "gateway.db"),
                 config.database().url());
@@ -93,7 +93,7 @@ public final class GatewayConfigTest {
         assertEquals("jdbc:postgresql://db/gateway", config.database().url());
         assertEquals("s3cret", config.database().password().orElseThrow().value());
         assertEquals(4, config.database().poolSize());
-        assertEquals(Duration.ofMinutes(2), config.upstream().keyCooldown());
+        assertEquals(Duration.ofMinutes(2), config.upstream().pools().refusedFor());
         assertEquals(Duration.ofSeconds(5), config.gracePeriod());
     }
 
@@ -194,18 +194,19 @@ public final class GatewayConfigTest {
 
         assertEquals("unknown configuration key gateway.aliases (known: access-log, auto, body-memory, cost-header,"
                 + " database, fairness, host, http2, keys, limits, master-key, max-body-size, max-concurrent-requests,"
-                + " name, observe, plugins, port, protocols, shutdown, timeouts, tracing, transport, upstream-tls, usage);"
+                + " name, observe, plugins, pools, port, protocols, shutdown, timeouts, tracing, transport, upstream-tls,"
+                + " usage);"
                 + " unknown configuration key gateway.database.pool_size (known: check-interval, password, pool-size,"
                 + " timeout, url, user);"
                 + " unknown configuration key gateway.timeouts.conect (known: caller-body, caller-body-grace,"
                 + " caller-body-min-rate, caller-headers, caller-keep-alive, caller-send, connect, first-byte, idle,"
                 + " total);"
                 + " unknown configuration key providers.openai.kyes (known: api-key, base-url, default-model,"
-                + " enabled, headers, models, prefix, priority);"
+                + " enabled, headers, keys, models, prefix, priority);"
                 + " unknown configuration key providers.openai.models.0.context_length (known: context-length, id,"
                 + " name, owned-by, pricing);"
                 + " unknown configuration key providers.some-provider-installed-later.base_url (known: api-key,"
-                + " base-url, default-model, enabled, headers, models, prefix, priority)."
+                + " base-url, default-model, enabled, headers, keys, models, prefix, priority)."
                 + " A key the gateway does not read would be ignored: correct or remove it (docs/configuration.md"
                 + " lists every key).", refused.getMessage());
     }
@@ -292,7 +293,8 @@ public final class GatewayConfigTest {
         while (row.find()) {
             String key = row.group(1).replace("<name>", "openai").replace("<Header>", "X-Title")
                     .replace("*", "max-prologue-length");
-            documented.put(key.endsWith(".models") ? key + ".0.id" : key, "1");
+            documented.put(key.endsWith(".models") ? key + ".0.id" : key.startsWith("providers.") && key.endsWith(".keys")
+                    ? key + ".0.name" : key, "1");
         }
 
         assertTrue(documented.size() > 40, documented.toString());

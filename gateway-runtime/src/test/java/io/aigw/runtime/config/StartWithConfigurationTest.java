@@ -58,9 +58,10 @@ public final class StartWithConfigurationTest {
         assertEquals(2, run.exitCode(), run.output());
         assertTrue(run.errors().contains("The gateway cannot start: unknown configuration key gateway.aliases (known:"
                 + " access-log, auto, body-memory, cost-header, database, fairness, host, http2, keys, limits,"
-                + " master-key, max-body-size, max-concurrent-requests, name, observe, plugins, port, protocols, shutdown,"
-                + " timeouts, tracing, transport, upstream-tls, usage); unknown configuration key providers.openai.kyes"
-                + " (known: api-key, base-url, default-model, enabled, headers, models, prefix, priority)."),
+                + " master-key, max-body-size, max-concurrent-requests, name, observe, plugins, pools, port, protocols,"
+                + " shutdown, timeouts, tracing, transport, upstream-tls, usage); unknown configuration key"
+                + " providers.openai.kyes (known: api-key, base-url, default-model, enabled, headers, keys, models, prefix,"
+                + " priority)."),
                 run.output());
         assertFalse(run.output().contains("sk-upstream-1"), run.output());
     }

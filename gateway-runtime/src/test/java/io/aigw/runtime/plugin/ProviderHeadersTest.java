@@ -65,7 +65,7 @@ final class ProviderHeadersTest {
                 "providers.openai.headers.X-Team", "billing\tteam"));
 
         assertEquals("billing\tteam", openai.headers().get("X-Team"));
-        assertEquals("sk-ok", openai.apiKey().orElseThrow().value());
+        assertEquals("sk-ok", openai.keys().getFirst().value());
     }
 
     private static Provider openai(Map<String, String> config) {

@@ -61,6 +61,29 @@ public final class TestGateway implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a gateway whose configuration is the YAML {@code file} over the flat {@code config},
+     * read again at each reload, as a gateway started by {@code bin/gateway} reads its file.
+     */
+    public static TestGateway startWithFile(Path file, Map<String, String> config, Map<String, String> environment) {
+        Path dataFolder = createTempFolder();
+        Map<String, String> all = new HashMap<>(Map.of(
+                "gateway.host", "127.0.0.1",
+                "gateway.port", "0",
+                "gateway.master-key", KEY,
+                "gateway.database.url", "jdbc:sqlite:" + dataFolder.resolve("gateway.db")));
+        all.putAll(config);
+        Settings settings = Settings.rereadable(() -> Config.builder().disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource().addSource(ConfigSources.file(file))
+                .addSource(ConfigSources.create(all)).build(), environment);
+        try {
+            return new TestGateway(Gateway.start(settings, PluginDiscovery.discover(), Optional.empty()), dataFolder);
+        } catch (RuntimeException e) {
+            deleteRecursively(dataFolder);
+            throw e;
+        }
+    }
+
     /** The JDBC URL of this gateway's own SQLite file, to read what it stored. */
     public String databaseUrl() {
         return "jdbc:sqlite:" + dataFolder.resolve("gateway.db");

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
-import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
@@ -25,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -149,7 +147,7 @@ public final class FallbackChainTest {
 
     private static List<Route> routes(String... names) {
         return Arrays.stream(names).map(name -> new Route(new Provider(name, name, true, false, name + "-default", 1,
-                URI.create("http://127.0.0.1:9/v1"), Optional.of(new UpstreamKey("sk-" + name)), "KEY", Map.of(),
+                URI.create("http://127.0.0.1:9/v1"), List.of(), "KEY", Map.of(),
                 Set.of(), List.of(), 0, "test", Map.of(UpstreamApi.CHAT_COMPLETIONS, URI.create("http://127.0.0.1:9/v1"
                 + UpstreamApi.CHAT_COMPLETIONS.defaultPath())), Set.of()), name + "-default")).toList();
     }
