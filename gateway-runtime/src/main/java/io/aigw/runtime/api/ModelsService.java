@@ -4,6 +4,7 @@ import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.exchange.ModelAccess;
 import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.CurrentRoutes;
@@ -85,15 +86,16 @@ public final class ModelsService implements HttpService {
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         // A key with an allow-list sees only the models it may use.
         response.send(policy.models().isEmpty() ? answer.body()
-                : json(new ModelList(answer.models().values().stream().filter(model -> policy.allows(model.id()))
-                .toList())));
+                : json(new ModelList(answer.models().values().stream()
+                .filter(model -> ModelAccess.allows(policy, answer.table(), model.id())).toList())));
     }
 
     private void retrieve(ServerRequest request, ServerResponse response) {
         String id = request.path().pathParameters().get("id");
-        ListedModel model = current().models().get(id);
+        Rendered answer = current();
+        ListedModel model = answer.models().get(id);
         // A model the key may not use is not in its list, so it is not found either.
-        if (model == null || !policy(request).allows(id)) {
+        if (model == null || !ModelAccess.allows(policy(request), answer.table(), id)) {
             throw new ApiException(notListed(id));
         }
         response.header(HeaderValues.CONTENT_TYPE_JSON);
@@ -132,6 +134,8 @@ public final class ModelsService implements HttpService {
         List<ListedModel> data = new ArrayList<>();
         data.add(new ListedModel(RoutingTable.AUTO_MODEL, GATEWAY_STARTED, gatewayLabel,
                 "Auto: the first available provider's default model", autoContextLength(providers)));
+        routing.aliases().targets().forEach((alias, targets) -> data.add(new ListedModel(alias, GATEWAY_STARTED,
+                gatewayLabel, "Alias of " + String.join(", then ", targets), aliasContextLength(routing, targets))));
         for (Provider provider : providers) {
             for (ModelEntry model : provider.catalogue()) {
                 String id = provider.publicId(model.id());
@@ -160,6 +164,18 @@ public final class ModelsService implements HttpService {
         } catch (ApiException e) {
             return false;
         }
+    }
+
+    /** The smallest context of an alias's models (0 when one is not in its catalogue): a prompt that fits it fits any. */
+    private static long aliasContextLength(RoutingTable routing, List<String> targets) {
+        long smallest = Long.MAX_VALUE;
+        for (String target : targets) {
+            Route route = routing.route(target);
+            smallest = Math.min(smallest, route.provider().catalogue().stream()
+                    .filter(model -> model.id().equals(route.upstreamModel()))
+                    .mapToLong(ModelEntry::contextLength).findFirst().orElse(0));
+        }
+        return smallest;
     }
 
     /** The smallest context of the models auto may pick: a prompt that fits it fits any of them. */

@@ -10,7 +10,9 @@ import io.aigw.runtime.pool.Session;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
+import io.aigw.runtime.routing.Fallbacks;
 import io.aigw.runtime.routing.Route;
+import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.transport.CallerWatch;
 import io.aigw.runtime.upstream.Attempt;
 import io.aigw.runtime.upstream.CallOutcome;
@@ -69,8 +71,13 @@ final class Attempts {
                     exchange.startedNanos(), exchange.startedNanos() + totalNanos, costHeader, exchange.context());
             return switch (destination) {
                 case Route route -> onKeys(exchange, requireKey(route, exchange.model()), caller, tried);
-                case AutoChain chain -> FallbackChain.tryInOrder(chain.routes(provider ->
+                case AutoChain chain -> FallbackChain.tryInOrder(RoutingTable.AUTO_MODEL, chain.routes(provider ->
                                 provider.serves(exchange.endpoint().api()) && pools.usable(provider)),
+                        route -> onKeys(exchange, route, caller, tried),
+                        attempt -> listener.passedOver(exchange, attempt));
+                case Fallbacks alias -> FallbackChain.tryInOrder(alias.alias(), alias.routes().stream()
+                                .filter(route -> route.provider().serves(exchange.endpoint().api())
+                                        && pools.usable(route.provider())).toList(),
                         route -> onKeys(exchange, route, caller, tried),
                         attempt -> listener.passedOver(exchange, attempt));
             };

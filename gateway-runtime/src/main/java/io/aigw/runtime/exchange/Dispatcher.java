@@ -73,7 +73,7 @@ public final class Dispatcher {
         PriceBook prices = routes.prices();
         try {
             // Refused once it has begun, as every policy is: logged, counted and recorded with its model.
-            if (!exchange.caller().policy().allows(exchange.model())) {
+            if (!ModelAccess.allows(exchange.caller().policy(), routes.table(), exchange.model())) {
                 throw new ApiException(ApiError.modelNotAllowed(exchange.model()));
             }
             Destination destination = routes.table().destination(exchange.model(), exchange.endpoint().api());

@@ -14,10 +14,12 @@ import io.aigw.runtime.limits.Reservation;
 import io.aigw.runtime.limits.TokenEstimate;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.ModelEntry;
+import io.aigw.runtime.pricing.ModelPrice;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.routing.AutoChain;
 import io.aigw.runtime.routing.Destination;
+import io.aigw.runtime.routing.Fallbacks;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.upstream.Attempt;
@@ -148,8 +150,24 @@ final class RateLimitGate {
                     .flatMap(provider -> prices.price(provider.prefix(), provider.defaultModel()).stream())
                     .map(price -> price.bound(promptTokens, completionTokens))
                     .max(Usd::compareTo);
+            case Fallbacks alias -> dearest(alias, prices, promptTokens, completionTokens);
         };
         return bound.orElseThrow(() -> new ApiException(ApiError.modelNotPriced(model)));
+    }
+
+    /** An alias of several models at its dearest: any may answer; one without a price cannot be bounded. */
+    private static Optional<Usd> dearest(Fallbacks alias, PriceBook prices, long promptTokens,
+                                         long completionTokens) {
+        Usd dearest = null;
+        for (Route route : alias.routes()) {
+            Optional<ModelPrice> price = prices.price(route.provider().prefix(), route.upstreamModel());
+            if (price.isEmpty()) {
+                return Optional.empty();
+            }
+            Usd bound = price.get().bound(promptTokens, completionTokens);
+            dearest = dearest == null || bound.compareTo(dearest) > 0 ? bound : dearest;
+        }
+        return Optional.ofNullable(dearest);
     }
 
     private static String budgetMessage(KeyPolicy policy, Decision.Refused refused, BudgetClaim budget) {
@@ -194,6 +212,9 @@ final class RateLimitGate {
                     .filter(model -> model.id().equals(route.upstreamModel()))
                     .mapToLong(ModelEntry::outputCap).findFirst().orElse(TokenEstimate.DEFAULT_OUTPUT_CAP);
             case AutoChain chain -> TokenEstimate.DEFAULT_OUTPUT_CAP;
+            // The largest of its models': any of them may answer.
+            case Fallbacks alias -> alias.routes().stream().mapToLong(RateLimitGate::outputCap).max()
+                    .orElse(TokenEstimate.DEFAULT_OUTPUT_CAP);
         };
     }
 }

@@ -1,5 +1,6 @@
 package io.aigw.runtime.plugin;
 
+import io.aigw.runtime.config.Aliases;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.ConfigurationMembers;
 import io.aigw.runtime.config.PluginsConfig;
@@ -77,6 +78,11 @@ public final class ProviderFactory {
             }
         }
         return providers;
+    }
+
+    /** The aliases of the same configuration ({@code gateway.aliases}), which a reload reads again too. */
+    public Aliases aliases() {
+        return Aliases.read(settings);
     }
 
     /**

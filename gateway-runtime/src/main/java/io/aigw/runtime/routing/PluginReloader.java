@@ -59,7 +59,7 @@ public final class PluginReloader {
             }
         }
         factory.warnOfUnclaimedSections(plugins.all());
-        return RoutingTable.of(providers);
+        return RoutingTable.of(providers, factory.aliases());
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.aigw.runtime.routing;
 
+import io.aigw.runtime.config.Aliases;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.spi.UpstreamApi;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -29,23 +31,36 @@ public final class RoutingTable {
     /** For each API, the provider that ids without a {@code /} go to on it instead of the catch-all. */
     private final Map<UpstreamApi, Provider> homes;
     private final AutoChain auto;
+    /** Each alias's destination: one route, or its fallbacks. */
+    private final Map<String, Destination> aliases;
+    private final Aliases aliasTargets;
 
     private RoutingTable(Map<String, Provider> byPrefix, Optional<Provider> catchAll, Map<UpstreamApi, Provider> homes,
-                         AutoChain auto) {
+                         AutoChain auto, Aliases aliasTargets) {
         this.byPrefix = byPrefix;
         this.catchAll = catchAll;
         this.homes = homes;
         this.auto = auto;
+        this.aliasTargets = aliasTargets;
+        Map<String, Destination> destinations = new HashMap<>();
+        aliasTargets.targets().forEach((alias, targets) -> destinations.put(alias, aliasOf(alias, targets)));
+        this.aliases = Map.copyOf(destinations);
+    }
+
+    /** Builds the table, without aliases. */
+    public static RoutingTable of(List<Provider> providers) {
+        return of(providers, Aliases.NONE);
     }
 
     /**
      * Builds the table.
      *
      * @throws ConfigurationException when two providers claim one prefix, more than one is the
-     *                                catch-all, or one claims the gateway's own prefix; the message
-     *                                names every party
+     *                                catch-all, or one claims the gateway's own prefix, or an alias
+     *                                names the gateway's prefix or a model no provider serves; the
+     *                                message names every party
      */
-    public static RoutingTable of(List<Provider> providers) {
+    public static RoutingTable of(List<Provider> providers, Aliases aliases) {
         Map<String, Provider> byPrefix = new HashMap<>();
         Map<UpstreamApi, Provider> homes = new EnumMap<>(UpstreamApi.class);
         Provider catchAll = null;
@@ -79,7 +94,30 @@ public final class RoutingTable {
         List<Provider> byPriority = providers.stream()
                 .sorted(Comparator.comparingInt(Provider::priority).thenComparing(Provider::prefix))
                 .toList();
-        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), homes, new AutoChain(byPriority));
+        return new RoutingTable(Map.copyOf(byPrefix), Optional.ofNullable(catchAll), homes, new AutoChain(byPriority),
+                aliases);
+    }
+
+    /** An alias's destination: its one model's route, or the routes of its models in order. */
+    private Destination aliasOf(String alias, List<String> targets) {
+        if (alias.equals(AUTO_MODEL) || alias.startsWith(GATEWAY_PREFIX + "/")) {
+            throw new ConfigurationException("The alias '" + alias + "' of gateway.aliases takes the gateway's own"
+                    + " prefix '" + GATEWAY_PREFIX + "/': choose another name.");
+        }
+        List<Route> routes = new ArrayList<>();
+        for (String target : targets) {
+            if (aliasTargets.targets().containsKey(target) || target.startsWith(GATEWAY_PREFIX + "/")) {
+                throw new ConfigurationException("The alias '" + alias + "' of gateway.aliases names '" + target
+                        + "', which is an alias or the gateway's own: an alias names providers' models.");
+            }
+            try {
+                routes.add(route(target));
+            } catch (ApiException e) {
+                throw new ConfigurationException("The alias '" + alias + "' of gateway.aliases names '" + target
+                        + "', which no installed provider serves: " + e.error().message());
+            }
+        }
+        return routes.size() == 1 ? routes.getFirst() : new Fallbacks(alias, routes);
     }
 
     /**
@@ -106,7 +144,7 @@ public final class RoutingTable {
 
     /**
      * Where a request on {@code api} for {@code model} goes: {@link #AUTO_MODEL} to the
-     * {@code gateway/auto} chain, an id without a {@code /} to the API's home if a provider is
+     * {@code gateway/auto} chain, an alias to its model or models, an id without a {@code /} to the API's home if a provider is
      * ({@link Provider#homeFor()}), any other id along its {@link #route}. Whether the provider
      * serves the API is the caller's to check: the refusal names the endpoint it was asked on.
      *
@@ -115,6 +153,10 @@ public final class RoutingTable {
     public Destination destination(String model, UpstreamApi api) {
         if (AUTO_MODEL.equals(model)) {
             return auto;
+        }
+        Destination alias = aliases.get(model);
+        if (alias != null) {
+            return alias;
         }
         Provider home = homes.get(api);
         return home != null && model.indexOf('/') < 0 ? new Route(home, model) : route(model);
@@ -164,9 +206,17 @@ public final class RoutingTable {
         return catchAll;
     }
 
-    /** Every model id a caller may use to reach a listed model: {@link #AUTO_MODEL} and each catalogue's, prefixed. */
+    /** The aliases ({@code gateway.aliases}), each with the models it stands for, in order. */
+    public Aliases aliases() {
+        return aliasTargets;
+    }
+
+    /**
+     * Every model id a caller may use to reach a listed model: {@link #AUTO_MODEL}, the aliases and
+     * each catalogue's, prefixed.
+     */
     public Set<String> publicModelIds() {
-        Set<String> ids = new HashSet<>();
+        Set<String> ids = new HashSet<>(aliasTargets.targets().keySet());
         ids.add(AUTO_MODEL);
         for (Provider provider : byPriority()) {
             provider.catalogue().forEach(model -> ids.add(provider.publicId(model.id())));

@@ -117,7 +117,7 @@ public final class FallbackChainTest {
     }
 
     private CallOutcome tryInOrder(List<Route> routes, Function<Route, CallOutcome> attempt) {
-        return FallbackChain.tryInOrder(routes, attempt, failed -> passedOver.add(failed.provider()));
+        return FallbackChain.tryInOrder("gateway/auto", routes, attempt, failed -> passedOver.add(failed.provider()));
     }
 
     private CallOutcome attempt(Route route, CallOutcome outcome) {
