@@ -35,7 +35,6 @@ import io.aigw.runtime.plugin.PluginDiscovery;
 import io.aigw.runtime.plugin.PluginLoader;
 import io.aigw.runtime.plugin.PluginSet;
 import io.aigw.runtime.plugin.Provider;
-import io.aigw.runtime.pool.KeyPools;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.plugin.WatcherStatus;
 import io.aigw.runtime.pricing.PriceBook;
@@ -55,7 +54,6 @@ import io.aigw.runtime.transport.CallerProtocols;
 import io.aigw.runtime.transport.CallerReserve;
 import io.aigw.runtime.transport.CallerTimeouts;
 import io.aigw.runtime.transport.TransportOptions;
-import io.aigw.runtime.upstream.Upstream;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.Metrics;
@@ -90,8 +88,7 @@ public final class Gateway implements AutoCloseable {
     private final GatewayStore store;
     private final BatchWriter<UsageRecord> usage;
     private final Optional<AccessLog> accessLog;
-    private final Upstream forwarder;
-    private final KeyPools pools;
+    private final Upstreams upstreams;
     private final RateLimiter rateLimiter;
     private final RequestObserver requests;
     private final Optional<Tracing> tracing;
@@ -101,7 +98,7 @@ public final class Gateway implements AutoCloseable {
 
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
                     PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
-                    Optional<AccessLog> accessLog, Upstream forwarder, KeyPools pools, RateLimiter rateLimiter,
+                    Optional<AccessLog> accessLog, Upstreams upstreams, RateLimiter rateLimiter,
                     RequestObserver requests, Optional<Tracing> tracing, Duration gracePeriod, WebServer server,
                     Optional<String> generatedMasterKey) {
         this.routes = routes;
@@ -110,8 +107,7 @@ public final class Gateway implements AutoCloseable {
         this.store = store;
         this.usage = usage;
         this.accessLog = accessLog;
-        this.forwarder = forwarder;
-        this.pools = pools;
+        this.upstreams = upstreams;
         this.rateLimiter = rateLimiter;
         this.requests = requests;
         this.tracing = tracing;
@@ -185,14 +181,8 @@ public final class Gateway implements AutoCloseable {
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
-        Upstream forwarder = new Upstream(upstream.timeouts(), tls, transport.upstreamPool());
-        KeyPools pools = new KeyPools(upstream.pools(), config.rateLimits());
-        CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), new CurrentRoutes.Lifecycle(
-                snapshot -> {
-                    pools.install(snapshot.table().byPriority());
-                    forwarder.retain(snapshot.table().byPriority());
-                },
-                snapshot -> forwarder.release(snapshot.table().byPriority())));
+        Upstreams upstreams = Upstreams.start(upstream, config.rateLimits(), tls, transport.upstreamPool());
+        CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), upstreams.lifecycle());
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         GatewayConfig.Limits limits = config.limits();
         RateLimiter rateLimiter = RateLimiter.of(config.rateLimits(), metrics::limitStoreFailure, new QueuedSpend(
@@ -205,8 +195,8 @@ public final class Gateway implements AutoCloseable {
         List<ExchangeListener> listeners = new ArrayList<>(List.of(new ExchangeMetrics(metrics),
                 new UsageRecords(usage), requests));
         tracing.ifPresent(on -> listeners.add(on.listener()));
-        Dispatcher dispatcher = new Dispatcher(routes, forwarder, pools, rateLimiter, ExchangeListener.of(listeners),
-                upstream.timeouts().total(), config.costHeader());
+        Dispatcher dispatcher = new Dispatcher(routes, upstreams.forwarder(), upstreams.pools(), upstreams.catalogues(),
+                rateLimiter, ExchangeListener.of(listeners), upstream.timeouts().total(), config.costHeader());
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests);
         tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
@@ -215,11 +205,11 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(new SessionHeaders())
                 .register("/api/v1/chat/completions",
                         new ChatCompletionsService(dispatcher, limits))
-                .register("/api/v1/models", new ModelsService(routes, config.name()))
+                .register("/api/v1/models", new ModelsService(routes, upstreams.catalogues(), config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
                 .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader))
-                .register("/admin/v1/upstreams", new AdminUpstreamsService(routes, pools));
+                .register("/admin/v1/upstreams", new AdminUpstreamsService(routes, upstreams.pools()));
         CallerReserve reserve = new CallerReserve(listener.server().get("max-tcp-connections").asInt()
                 .orElse(limits.maxCallerConnections()));
         WebServerConfig.Builder server = WebServer.builder()
@@ -269,14 +259,13 @@ public final class Gateway implements AutoCloseable {
             }
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
                     plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"), watcherStatus);
-            return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, forwarder, pools,
-                    rateLimiter, requests, tracing, config.gracePeriod(), started, generatedKey);
+            return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, upstreams, rateLimiter,
+                    requests, tracing, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
             tracing.ifPresent(Tracing::close);
             usage.close();
             accessLog.ifPresent(AccessLog::close);
-            forwarder.close();
-            pools.close();
+            upstreams.close();
             rateLimiter.close();
             throw e;
         }
@@ -321,14 +310,13 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() {
         watcher.ifPresent(FolderWatcher::close);
-        forwarder.stopping();
+        upstreams.forwarder().stopping();
         server.stop();
         requests.awaitIdle(gracePeriod);
         usage.close();
         accessLog.ifPresent(AccessLog::close);
         tracing.ifPresent(Tracing::close);
-        forwarder.close();
-        pools.close();
+        upstreams.close();
         rateLimiter.close();
         plugins.close();
         store.close();

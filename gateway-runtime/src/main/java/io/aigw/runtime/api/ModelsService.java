@@ -1,6 +1,9 @@
 package io.aigw.runtime.api;
 
 import io.aigw.runtime.auth.Caller;
+import io.aigw.runtime.catalogue.UpstreamCatalogues;
+import io.aigw.runtime.catalogue.UpstreamModels;
+import io.aigw.runtime.config.Aliases;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
@@ -23,9 +26,12 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code GET /api/v1/models}: {@code gateway/auto} first, then every installed provider's catalogue
@@ -34,7 +40,9 @@ import java.util.Map;
  * rest of the path (ids hold slashes: {@code openrouter/anthropic/claude-sonnet-4.5}), written
  * as it is or with its slashes encoded ({@code %2F}), as the OpenAI SDKs write it. Both in OpenAI's
  * shape, with the gateway's own members beside OpenAI's. The catalogue changes only when a plugin
- * reload swaps the routing table, so the answer is rendered once per table.
+ * reload swaps the routing table or an upstream's model list changes ({@link UpstreamCatalogues}:
+ * what the upstream no longer lists is left out, what it lists beyond the catalogue is added), so
+ * the answer is rendered once per table and lists.
  */
 public final class ModelsService implements HttpService {
     private static final System.Logger LOG = System.getLogger(ModelsService.class.getName());
@@ -42,16 +50,18 @@ public final class ModelsService implements HttpService {
     private static final long GATEWAY_STARTED = ManagementFactory.getRuntimeMXBean().getStartTime() / 1000;
 
     private final CurrentRoutes routes;
+    private final UpstreamCatalogues catalogues;
     private final String gatewayLabel;
     private volatile Rendered rendered;
 
-    public ModelsService(CurrentRoutes routes, String gatewayLabel) {
+    public ModelsService(CurrentRoutes routes, UpstreamCatalogues catalogues, String gatewayLabel) {
         this.routes = routes;
+        this.catalogues = catalogues;
         this.gatewayLabel = gatewayLabel;
     }
 
     /** The answer for one routing table: its models by id, in order, and the whole list as JSON. */
-    private record Rendered(RoutingTable table, Map<String, ListedModel> models, byte[] body) {
+    private record Rendered(RoutingTable table, long lists, Map<String, ListedModel> models, byte[] body) {
     }
 
     /** The answer: {@code {"object":"list","data":[...]}}, as OpenAI's model list. */
@@ -104,11 +114,13 @@ public final class ModelsService implements HttpService {
 
     private Rendered current() {
         RoutingTable table = routes.current().table();
+        // Read before the lists, so that a change while they are read renders again next time.
+        long lists = catalogues.version();
         Rendered answer = rendered;
-        if (answer == null || answer.table() != table) {
+        if (answer == null || answer.table() != table || answer.lists() != lists) {
             Map<String, ListedModel> models = new LinkedHashMap<>();
-            models(table, gatewayLabel).forEach(model -> models.put(model.id(), model));
-            answer = new Rendered(table, Collections.unmodifiableMap(models),
+            models(table, catalogues, gatewayLabel).forEach(model -> models.put(model.id(), model));
+            answer = new Rendered(table, lists, Collections.unmodifiableMap(models),
                     json(new ModelList(List.copyOf(models.values()))));
             rendered = answer;
         }
@@ -129,15 +141,20 @@ public final class ModelsService implements HttpService {
         return Jsons.BINDING.toJson(document).getBytes(StandardCharsets.UTF_8);
     }
 
-    private static List<ListedModel> models(RoutingTable routing, String gatewayLabel) {
+    private static List<ListedModel> models(RoutingTable routing, UpstreamCatalogues catalogues,
+                                            String gatewayLabel) {
         List<Provider> providers = routing.byPriority();
         List<ListedModel> data = new ArrayList<>();
         data.add(new ListedModel(RoutingTable.AUTO_MODEL, GATEWAY_STARTED, gatewayLabel,
                 "Auto: the first available provider's default model", autoContextLength(providers)));
         routing.aliases().targets().forEach((alias, targets) -> data.add(new ListedModel(alias, GATEWAY_STARTED,
-                gatewayLabel, "Alias of " + String.join(", then ", targets), aliasContextLength(routing, targets))));
+                gatewayLabel, "Alias of " + aliasOf(targets), aliasContextLength(routing, routing.aliases().models(alias)))));
         for (Provider provider : providers) {
+            Optional<UpstreamModels> listed = catalogues.listed(provider);
             for (ModelEntry model : provider.catalogue()) {
+                if (catalogues.withdrawn(provider, model.id())) {
+                    continue;
+                }
                 String id = provider.publicId(model.id());
                 if (reaches(routing, id, provider, model)) {
                     data.add(new ListedModel(id, provider.modelsCreated(), model.ownedBy(), model.name(),
@@ -147,6 +164,7 @@ public final class ModelsService implements HttpService {
                             + " of /api/v1/models: a request for it would not reach " + provider.name() + ".");
                 }
             }
+            listed.ifPresent(models -> data.addAll(unpriced(routing, provider, models)));
         }
         return List.copyOf(data);
     }
@@ -164,6 +182,30 @@ public final class ModelsService implements HttpService {
         } catch (ApiException e) {
             return false;
         }
+    }
+
+    /**
+     * The models the provider's upstream lists beyond its catalogue, by id: listed as they are
+     * routed, named by their id, with no context length or price known.
+     */
+    private static List<ListedModel> unpriced(RoutingTable routing, Provider provider, UpstreamModels listed) {
+        Set<String> known = new HashSet<>();
+        provider.catalogue().forEach(model -> known.add(model.id()));
+        List<ListedModel> added = new ArrayList<>();
+        listed.ids().stream().filter(id -> !known.contains(id)).sorted().forEach(id -> {
+            ModelEntry entry = new ModelEntry(id, id, 0, provider.name());
+            if (reaches(routing, provider.publicId(id), provider, entry)) {
+                added.add(new ListedModel(provider.publicId(id), provider.modelsCreated(), provider.name(), id, 0));
+            }
+        });
+        return added;
+    }
+
+    /** An alias's models as its listing names them: in order, with their weights when it splits by weight. */
+    private static String aliasOf(List<Aliases.Target> targets) {
+        boolean split = targets.stream().anyMatch(target -> target.weight() > 0);
+        return String.join(split ? ", " : ", then ", targets.stream()
+                .map(target -> split ? target.model() + " (weight " + target.weight() + ")" : target.model()).toList());
     }
 
     /** The smallest context of an alias's models (0 when one is not in its catalogue): a prompt that fits it fits any. */

@@ -68,6 +68,7 @@ public final class ConfigurationMembers {
             Map.entry("auto", values("key-cooldown")),
             // An alias's name is the operator's; its model, or list of models, is checked when routes are built.
             Map.entry("aliases", OPEN),
+            Map.entry("catalogue", values("refresh")),
             Map.entry("pools", values("cooldown", "eject-after", "ejection", "max-ejection", "shared-refresh")),
             Map.entry("upstream-tls", OPEN),
             Map.entry("database", values("url", "user", "password", "pool-size", "timeout", "check-interval")),

@@ -170,10 +170,14 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
     /**
      * How the gateway calls upstreams.
      *
-     * @param pools how the providers' pools treat a key that fails
-     * @param tls   {@code gateway.upstream-tls}: Helidon TLS settings for HTTPS upstreams, when set
+     * @param pools            how the providers' pools treat a key that fails
+     * @param catalogueRefresh {@code gateway.catalogue.refresh}: how often each provider's model list
+     *                         is read from its upstream; zero (the default): never, the plugins'
+     *                         catalogues as they are
+     * @param tls              {@code gateway.upstream-tls}: Helidon TLS settings for HTTPS upstreams, when set
      */
-    public record Upstream(UpstreamTimeouts timeouts, PoolsConfig pools, Optional<Config> tls) {
+    public record Upstream(UpstreamTimeouts timeouts, PoolsConfig pools, Duration catalogueRefresh,
+                           Optional<Config> tls) {
 
         static Upstream read(Settings settings) {
             UpstreamTimeouts timeouts = new UpstreamTimeouts(
@@ -186,7 +190,12 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
                         + timeouts.total());
             }
             Config tls = settings.node("gateway.upstream-tls");
-            return new Upstream(timeouts, PoolsConfig.read(settings), tls.exists() ? Optional.of(tls) : Optional.empty());
+            Duration refresh = settings.getDuration("gateway.catalogue.refresh", Duration.ZERO);
+            if (refresh.isNegative() || !refresh.isZero() && refresh.toMillis() < 100) {
+                throw new ConfigurationException("gateway.catalogue.refresh must be 0 (off) or 100ms or longer, not "
+                        + refresh);
+            }
+            return new Upstream(timeouts, PoolsConfig.read(settings), refresh, tls.exists() ? Optional.of(tls) : Optional.empty());
         }
     }
 

@@ -75,7 +75,8 @@ final class Attempts {
                                 provider.serves(exchange.endpoint().api()) && pools.usable(provider)),
                         route -> onKeys(exchange, route, caller, tried),
                         attempt -> listener.passedOver(exchange, attempt));
-                case Fallbacks alias -> FallbackChain.tryInOrder(alias.alias(), alias.routes().stream()
+                case Fallbacks alias -> FallbackChain.tryInOrder(alias.alias(), alias.order(ThreadLocalRandom.current())
+                                .stream()
                                 .filter(route -> route.provider().serves(exchange.endpoint().api())
                                         && pools.usable(route.provider())).toList(),
                         route -> onKeys(exchange, route, caller, tried),

@@ -1,5 +1,6 @@
 package io.aigw.runtime.exchange;
 
+import io.aigw.runtime.catalogue.UpstreamCatalogues;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.limits.RateLimiter;
@@ -32,6 +33,7 @@ import java.util.Optional;
  */
 public final class Dispatcher {
     private final CurrentRoutes routing;
+    private final UpstreamCatalogues catalogues;
     private final RateLimitGate limits;
     private final Attempts attempts;
     private final ExchangeListener listener;
@@ -41,9 +43,10 @@ public final class Dispatcher {
      * @param total      {@code gateway.timeouts.total}: how long an exchange may take from its arrival
      * @param costHeader whether a plain answer states its cost in {@link Upstream#COST_HEADER}
      */
-    public Dispatcher(CurrentRoutes routing, Upstream upstream, KeyPools pools, RateLimiter limiter,
-                      ExchangeListener listener, Duration total, boolean costHeader) {
+    public Dispatcher(CurrentRoutes routing, Upstream upstream, KeyPools pools, UpstreamCatalogues catalogues,
+                      RateLimiter limiter, ExchangeListener listener, Duration total, boolean costHeader) {
         this.routing = routing;
+        this.catalogues = catalogues;
         this.limits = new RateLimitGate(limiter);
         this.attempts = new Attempts(upstream, pools, listener, total.toNanos());
         this.listener = listener;
@@ -80,6 +83,10 @@ public final class Dispatcher {
             if (destination instanceof Route route && !route.provider().serves(exchange.endpoint().api())) {
                 throw new ApiException(ApiError.apiNotServed(exchange.model(), route.provider().prefix(),
                         exchange.endpoint().path()));
+            }
+            // A model of the catalogue its upstream no longer lists is not there any more.
+            if (destination instanceof Route route && catalogues.withdrawn(route.provider(), route.upstreamModel())) {
+                throw new ApiException(ApiError.modelNotFound(exchange.model()));
             }
             switch (limits.admit(exchange, destination, prices, response)) {
                 case RateLimitGate.Held admitted -> held = admitted;

@@ -18,7 +18,7 @@ public final class ModelAccess {
         if (policy.allows(model)) {
             return true;
         }
-        List<String> targets = table.aliases().targets().get(model);
-        return targets != null && targets.stream().allMatch(policy::allows);
+        List<String> targets = table.aliases().models(model);
+        return !targets.isEmpty() && targets.stream().allMatch(policy::allows);
     }
 }

@@ -99,13 +99,16 @@ public final class RoutingTable {
     }
 
     /** An alias's destination: its one model's route, or the routes of its models in order. */
-    private Destination aliasOf(String alias, List<String> targets) {
+    private Destination aliasOf(String alias, List<Aliases.Target> targets) {
         if (alias.equals(AUTO_MODEL) || alias.startsWith(GATEWAY_PREFIX + "/")) {
             throw new ConfigurationException("The alias '" + alias + "' of gateway.aliases takes the gateway's own"
                     + " prefix '" + GATEWAY_PREFIX + "/': choose another name.");
         }
         List<Route> routes = new ArrayList<>();
-        for (String target : targets) {
+        List<Integer> weights = new ArrayList<>();
+        for (Aliases.Target model : targets) {
+            String target = model.model();
+            weights.add(model.weight());
             if (aliasTargets.targets().containsKey(target) || target.startsWith(GATEWAY_PREFIX + "/")) {
                 throw new ConfigurationException("The alias '" + alias + "' of gateway.aliases names '" + target
                         + "', which is an alias or the gateway's own: an alias names providers' models.");
@@ -117,7 +120,7 @@ public final class RoutingTable {
                         + "', which no installed provider serves: " + e.error().message());
             }
         }
-        return routes.size() == 1 ? routes.getFirst() : new Fallbacks(alias, routes);
+        return routes.size() == 1 ? routes.getFirst() : new Fallbacks(alias, routes, weights);
     }
 
     /**

@@ -42,7 +42,11 @@ public final class AliasesTest {
                         "providers.anthropic.base-url", anthropic.url("/v1").toString(),
                         "gateway.aliases.fast", "openai/gpt-5-mini",
                         "gateway.aliases.smart.0", "anthropic/claude-sonnet-4-5",
-                        "gateway.aliases.smart.1", "openai/gpt-5"),
+                        "gateway.aliases.smart.1", "openai/gpt-5",
+                        "gateway.aliases.canary.0.model", "openai/gpt-5",
+                        "gateway.aliases.canary.0.weight", "9",
+                        "gateway.aliases.canary.1.model", "openai/gpt-5-mini",
+                        "gateway.aliases.canary.1.weight", "1"),
                 Map.of("OPENAI_API_KEY", "sk-upstream-openai", "ANTHROPIC_API_KEY", "sk-upstream-anthropic"));
     }
 
@@ -74,12 +78,26 @@ public final class AliasesTest {
     }
 
     @Test
+    void aWeightedSplitSendsEachModelItsShare() throws Exception {
+        int toGpt5 = 0;
+        for (int i = 0; i < 200; i++) {
+            assertEquals(200, gateway.chat(chat("canary")).statusCode());
+            toGpt5 += openai.takeRequest().getBody().utf8().contains("\"model\":\"gpt-5\"") ? 1 : 0;
+        }
+
+        // 180 expected of 200 at 9:1; the binomial's deviation is 4.2, so 25 is six of them.
+        assertTrue(Math.abs(toGpt5 - 180) <= 25, toGpt5 + " of 200 went to gpt-5");
+    }
+
+    @Test
     void aliasesAreListedAfterGatewayAuto() {
         String models = gateway.send(gateway.request("/api/v1/models").GET().build()).body();
 
         assertTrue(models.indexOf("\"id\":\"gateway/auto\"") < models.indexOf("\"id\":\"fast\"")
                 && models.contains("\"name\":\"Alias of openai/gpt-5-mini\"")
-                && models.contains("\"name\":\"Alias of anthropic/claude-sonnet-4-5, then openai/gpt-5\""), models);
+                && models.contains("\"name\":\"Alias of anthropic/claude-sonnet-4-5, then openai/gpt-5\"")
+                && models.contains("\"name\":\"Alias of openai/gpt-5 (weight 9), openai/gpt-5-mini (weight 1)\""),
+                models);
     }
 
     @Test
@@ -94,7 +112,8 @@ public final class AliasesTest {
         assertEquals(200, send(keys, byModel, "fast").statusCode());
         assertEquals(403, send(keys, other, "fast").statusCode());
         String listed = keys.send(keys.request("/api/v1/models", byAlias).GET()).body();
-        assertTrue(listed.contains("\"id\":\"fast\"") && !listed.contains("\"id\":\"smart\""), listed);
+        assertTrue(listed.contains("\"id\":\"fast\"") && !listed.contains("\"id\":\"smart\"")
+                && !listed.contains("\"id\":\"canary\""), listed);
     }
 
     @Test
