@@ -148,7 +148,8 @@ public final class ModelsService implements HttpService {
         data.add(new ListedModel(RoutingTable.AUTO_MODEL, GATEWAY_STARTED, gatewayLabel,
                 "Auto: the first available provider's default model", autoContextLength(providers)));
         routing.aliases().targets().forEach((alias, targets) -> data.add(new ListedModel(alias, GATEWAY_STARTED,
-                gatewayLabel, "Alias of " + aliasOf(targets), aliasContextLength(routing, routing.aliases().models(alias)))));
+                gatewayLabel, "Alias of " + aliasOf(targets),
+                aliasContextLength(routing, routing.aliases().models(alias)))));
         for (Provider provider : providers) {
             Optional<UpstreamModels> listed = catalogues.listed(provider);
             for (ModelEntry model : provider.catalogue()) {
@@ -208,7 +209,7 @@ public final class ModelsService implements HttpService {
                 .map(target -> split ? target.model() + " (weight " + target.weight() + ")" : target.model()).toList());
     }
 
-    /** The smallest context of an alias's models (0 when one is not in its catalogue): a prompt that fits it fits any. */
+    /** The smallest context of an alias's models (0 when one is not catalogued): a prompt that fits it fits any. */
     private static long aliasContextLength(RoutingTable routing, List<String> targets) {
         long smallest = Long.MAX_VALUE;
         for (String target : targets) {

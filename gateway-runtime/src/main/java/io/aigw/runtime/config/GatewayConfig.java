@@ -195,7 +195,8 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
                 throw new ConfigurationException("gateway.catalogue.refresh must be 0 (off) or 100ms or longer, not "
                         + refresh);
             }
-            return new Upstream(timeouts, PoolsConfig.read(settings), refresh, tls.exists() ? Optional.of(tls) : Optional.empty());
+            return new Upstream(timeouts, PoolsConfig.read(settings), refresh,
+                    tls.exists() ? Optional.of(tls) : Optional.empty());
         }
     }
 

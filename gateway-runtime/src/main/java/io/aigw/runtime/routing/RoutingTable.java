@@ -147,8 +147,8 @@ public final class RoutingTable {
 
     /**
      * Where a request on {@code api} for {@code model} goes: {@link #AUTO_MODEL} to the
-     * {@code gateway/auto} chain, an alias to its model or models, an id without a {@code /} to the API's home if a provider is
-     * ({@link Provider#homeFor()}), any other id along its {@link #route}. Whether the provider
+     * {@code gateway/auto} chain, an alias to its model or models, an id without a {@code /} to the
+     * API's home if a provider is ({@link Provider#homeFor()}), any other id along its {@link #route}. Whether the provider
      * serves the API is the caller's to check: the refusal names the endpoint it was asked on.
      *
      * @throws ApiException as {@link #route} does

@@ -95,7 +95,8 @@ public record Failure(Status status, byte[] body, String summary, Function<Strin
                 }
                 if (header.name().equalsIgnoreCase("retry-after")) {
                     String value = header.get().strip();
-                    return Optional.of(value.chars().allMatch(Character::isDigit) ? Duration.ofSeconds(Long.parseLong(value))
+                    return Optional.of(value.chars().allMatch(Character::isDigit)
+                            ? Duration.ofSeconds(Long.parseLong(value))
                             : Duration.between(Instant.now(), ZonedDateTime.parse(value,
                             DateTimeFormatter.RFC_1123_DATE_TIME).toInstant()));
                 }

@@ -10,9 +10,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * {@code gateway/auto}'s policy, and an alias's of several models: try the routes in order, moving on only while nothing has reached
- * the caller and the failure is one another provider may not share (unreachable, timed out, key
- * rejected, 408, 409, 429, 5xx; see {@link Failure#movesOn()}). Any other answer, error or not, is
+ * {@code gateway/auto}'s policy, and an alias's of several models: try the routes in order, moving
+ * on only while nothing has reached the caller and the failure is one another provider may not
+ * share (unreachable, timed out, key rejected, 408, 409, 429, 5xx; see {@link Failure#movesOn()}). Any other answer, error or not, is
  * the caller's. When every route fails, the caller gets the last failure, its message listing what
  * was tried.
  */

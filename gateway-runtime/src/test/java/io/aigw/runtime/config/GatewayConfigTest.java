@@ -192,9 +192,9 @@ public final class GatewayConfigTest {
                     base_url: http://127.0.0.1:9/v1
                 """), Map.of()));
 
-        assertEquals("unknown configuration key gateway.alias (known: access-log, aliases, auto, body-memory, catalogue, cost-header,"
-                + " database, fairness, host, http2, keys, limits, master-key, max-body-size, max-concurrent-requests,"
-                + " name, observe, plugins, pools, port, protocols, shutdown, timeouts, tracing, transport, upstream-tls,"
+        assertEquals("unknown configuration key gateway.alias (known: access-log, aliases, auto, body-memory, catalogue,"
+                + " cost-header, database, fairness, host, http2, keys, limits, master-key, max-body-size,"
+                + " max-concurrent-requests, name, observe, plugins, pools, port, protocols, shutdown, timeouts, tracing, transport, upstream-tls,"
                 + " usage);"
                 + " unknown configuration key gateway.database.pool_size (known: check-interval, password, pool-size,"
                 + " timeout, url, user);"
