@@ -33,7 +33,7 @@ public final class StrictConfigurationIT {
         try (GatewayProcess gateway = GatewayProcess.run(home, env("GATEWAY_PORT", "0"))) {
             assertEquals(2, gateway.awaitExit(), gateway.output());
             assertEquals("The gateway cannot start: unknown configuration key providers.openai.kyes (known: api-key,"
-                    + " base-url, default-model, enabled, headers, models, prefix, priority). A key the gateway does"
+                    + " base-url, default-model, enabled, headers, keys, models, prefix, priority). A key the gateway does"
                     + " not read would be ignored: correct or remove it (docs/configuration.md lists every key).",
                     gateway.errors());
             assertEquals("", gateway.standardOutput());
