@@ -7,6 +7,8 @@ import io.aigw.runtime.admin.AdminUsageService;
 import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.api.ChatCompletionsService;
 import io.aigw.runtime.api.ModelsService;
+import io.aigw.runtime.api.RequestAdmission;
+import io.aigw.runtime.api.ResponsesService;
 import io.aigw.runtime.api.SessionHeaders;
 import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.auth.StoredKeys;
@@ -197,14 +199,15 @@ public final class Gateway implements AutoCloseable {
         tracing.ifPresent(on -> listeners.add(on.listener()));
         Dispatcher dispatcher = new Dispatcher(routes, upstreams.forwarder(), upstreams.pools(), upstreams.catalogues(),
                 rateLimiter, ExchangeListener.of(listeners), upstream.timeouts().total(), config.costHeader());
+        RequestAdmission admission = new RequestAdmission(limits);
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests);
         tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
         httpRouting
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .addFilter(new SessionHeaders())
-                .register("/api/v1/chat/completions",
-                        new ChatCompletionsService(dispatcher, limits))
+                .register("/api/v1/chat/completions", new ChatCompletionsService(dispatcher, admission))
+                .register("/api/v1/responses", new ResponsesService(dispatcher, admission))
                 .register("/api/v1/models", new ModelsService(routes, upstreams.catalogues(), config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))

@@ -73,15 +73,15 @@ final class ChatRequestReader {
             json.skipWhitespace();
             int valueStart = json.position();
             switch (name) {
-                case "model" -> model = readModel();
+                case "model" -> model = readModel(json);
                 case "messages" -> {
                     readMessages();
                     messagesSeen = true;
                 }
-                case "stream" -> stream = readStream();
+                case "stream" -> stream = readStream(json);
                 case BodySplice.STREAM_OPTIONS -> includeUsage = readIncludeUsage();
-                case "max_completion_tokens" -> maxCompletionTokens = readCount();
-                case "max_tokens" -> maxTokens = readCount();
+                case "max_completion_tokens" -> maxCompletionTokens = readCount(json);
+                case "max_tokens" -> maxTokens = readCount(json);
                 default -> json.requireValue(2);
             }
             int valueEnd = json.position();
@@ -101,7 +101,8 @@ final class ChatRequestReader {
                 new BodySplice(json.bytes(), model, List.copyOf(members)));
     }
 
-    private String readModel() {
+    /** Reads {@code model}: a non-empty string of showable characters, as long as an allow-list pattern may be. */
+    static String readModel(JsonBytes json) {
         if (json.peek() != '"') {
             json.requireValue(2);
             throw invalid("model", "'model' must be a string such as \"openai/gpt-5\".");
@@ -171,7 +172,7 @@ final class ChatRequestReader {
      * A token count such as {@code max_tokens}, or -1 when it is not a whole number of at least
      * zero: the gateway only reads it to estimate a request, and leaves judging it to the upstream.
      */
-    private long readCount() {
+    static long readCount(JsonBytes json) {
         int start = json.position();
         json.requireValue(2);
         long count = 0;
@@ -185,7 +186,8 @@ final class ChatRequestReader {
         return count;
     }
 
-    private boolean readStream() {
+    /** Reads {@code stream}: true, false or null (false). */
+    static boolean readStream(JsonBytes json) {
         int first = json.peek();
         json.requireValue(2);
         return switch (first) {

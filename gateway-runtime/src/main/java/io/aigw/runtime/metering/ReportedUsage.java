@@ -31,25 +31,38 @@ public final class ReportedUsage {
      */
     public static Optional<TokenUsage> inAnswer(byte[] json, int offset, int length) {
         int end = offset + length;
+        int at = usageObject(json, offset, end);
+        if (at < 0) {
+            return Optional.empty();
+        }
+        TokenUsage usage = UsageObjectReader.read(json, at, end);
+        return usage != null ? Optional.of(usage) : parseObject(json, at, end).map(ReportedUsage::read);
+    }
+
+    /**
+     * Where the last {@code "usage"} key of {@code json[offset, end)} followed by an object has that
+     * object's opening brace, or -1.
+     */
+    static int usageObject(byte[] json, int offset, int end) {
         for (int at = lastIndexOf(json, offset, end, end); at >= 0; at = lastIndexOf(json, offset, end, at)) {
             int i = skipBlanks(json, at + USAGE_KEY.length, end);
             if (i < end && json[i] == ':') {
                 i = skipBlanks(json, i + 1, end);
                 if (i < end && json[i] == '{') {
-                    TokenUsage usage = UsageObjectReader.read(json, i, end);
-                    return usage != null ? Optional.of(usage) : parseObject(json, i, end);
+                    return i;
                 }
             }
         }
-        return Optional.empty();
+        return -1;
     }
 
-    private static Optional<TokenUsage> parseObject(byte[] json, int from, int end) {
+    /** The JSON object that starts at {@code json[from]}; empty when it is malformed. */
+    static Optional<JsonObject> parseObject(byte[] json, int from, int end) {
         // From a String: over an InputStream, the parser would allocate an 8 KB decoder per answer.
         String text = new String(json, from, end - from, StandardCharsets.UTF_8);
         try (JsonParser parser = Jsons.PROVIDER.createParser(new StringReader(text))) {
             parser.next();
-            return Optional.of(read(parser.getObject()));
+            return Optional.of(parser.getObject());
         } catch (JsonException | IllegalStateException | java.util.NoSuchElementException e) {
             return Optional.empty();
         }
@@ -102,7 +115,7 @@ public final class ReportedUsage {
                 reportedCost(cost, count(usage, "cost_in_usd_ticks")));
     }
 
-    private static long count(JsonObject usage, String name) {
+    static long count(JsonObject usage, String name) {
         return usage.get(name) instanceof JsonNumber number ? number.longValue() : -1;
     }
 

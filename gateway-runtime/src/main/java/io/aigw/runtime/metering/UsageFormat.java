@@ -12,6 +12,9 @@ public interface UsageFormat {
     /** OpenAI's Chat Completions (and Embeddings): {@code usage} with {@code prompt_tokens} and the rest. */
     UsageFormat CHAT_COMPLETIONS = new ChatCompletionsUsage();
 
+    /** OpenAI's Responses: a response's {@code usage} with {@code input_tokens} and the rest. */
+    UsageFormat RESPONSES = new ResponsesUsage();
+
     /**
      * The usage a whole answer (or an error answer, which may report some) holds in
      * {@code json[offset, offset + length)}, which may be only the answer's end; empty when none.

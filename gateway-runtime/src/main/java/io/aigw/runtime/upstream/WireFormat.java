@@ -12,6 +12,9 @@ public interface WireFormat {
     /** OpenAI's Chat Completions: a stream ends with {@code data: [DONE]}, a cut one with an error chunk. */
     WireFormat CHAT_COMPLETIONS = new ChatCompletionsFormat();
 
+    /** OpenAI's Responses: named events, the last {@code response.completed} (or failed, incomplete). */
+    WireFormat RESPONSES = new ResponsesFormat();
+
     /** Where the API reports usage. */
     UsageFormat usage();
 

@@ -1,0 +1,24 @@
+package io.aigw.runtime.api;
+
+import io.aigw.runtime.auth.Caller;
+import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.store.KeyPolicy;
+import io.helidon.webserver.http.ServerRequest;
+
+/** What the filters left in a request's context for its endpoint: who called, and the request's id. */
+final class RequestContext {
+    private RequestContext() {
+    }
+
+    /** The key that sent the request; the key filter registers the caller of every /api/ request. */
+    static Caller caller(ServerRequest request) {
+        // Usage records say "unknown" without one.
+        return request.context().get(Caller.class).orElseGet(() -> new Caller("unknown", false, KeyPolicy.NONE));
+    }
+
+    /** The request's id, as the access log and the upstream see it. */
+    static String requestId(ServerRequest request) {
+        return request.context().get(RequestObserver.RequestId.class).map(RequestObserver.RequestId::value)
+                .orElse("none");
+    }
+}
