@@ -20,6 +20,7 @@ import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.exchange.Dispatcher;
 import io.aigw.runtime.exchange.ExchangeListener;
+import io.aigw.runtime.exchange.StoredCalls;
 import io.aigw.runtime.limits.QueuedSpend;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.observe.AccessLog;
@@ -48,6 +49,7 @@ import io.aigw.runtime.routing.RoutingTable;
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.JdbcStore;
 import io.aigw.runtime.store.KeyPolicy;
+import io.aigw.runtime.store.ResponseOwners;
 import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.trace.Tracing;
@@ -88,7 +90,7 @@ public final class Gateway implements AutoCloseable {
     private final Optional<FolderWatcher> watcher;
     private final PluginLoader plugins;
     private final GatewayStore store;
-    private final BatchWriter<UsageRecord> usage;
+    private final Writers writers;
     private final Optional<AccessLog> accessLog;
     private final Upstreams upstreams;
     private final RateLimiter rateLimiter;
@@ -99,7 +101,7 @@ public final class Gateway implements AutoCloseable {
     private final Optional<String> generatedMasterKey;
 
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
-                    PluginLoader plugins, GatewayStore store, BatchWriter<UsageRecord> usage,
+                    PluginLoader plugins, GatewayStore store, Writers writers,
                     Optional<AccessLog> accessLog, Upstreams upstreams, RateLimiter rateLimiter,
                     RequestObserver requests, Optional<Tracing> tracing, Duration gracePeriod, WebServer server,
                     Optional<String> generatedMasterKey) {
@@ -107,7 +109,7 @@ public final class Gateway implements AutoCloseable {
         this.watcher = watcher;
         this.plugins = plugins;
         this.store = store;
-        this.usage = usage;
+        this.writers = writers;
         this.accessLog = accessLog;
         this.upstreams = upstreams;
         this.rateLimiter = rateLimiter;
@@ -160,6 +162,10 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
+    /** What writes to the store off the requests' threads, each to be closed (and emptied) at the end. */
+    private record Writers(BatchWriter<UsageRecord> usage, ResponseOwners responses) {
+    }
+
     /** The plugins loaded at start, the table built of them, and what reloads them. */
     private record Plugins(PluginLoader loader, ProviderFactory factory, PluginSet loaded, RoutingTable routing) {
     }
@@ -180,6 +186,7 @@ public final class Gateway implements AutoCloseable {
                 new BatchWriter.Retry(config.database().checkInterval(), StoreUnavailableException.class::isInstance),
                 usageDrops);
         Optional<AccessLog> accessLog = AccessLog.open(config.accessLog());
+        ResponseOwners responses = new ResponseOwners(store, config.usageQueue(), config.database().checkInterval());
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
@@ -207,7 +214,8 @@ public final class Gateway implements AutoCloseable {
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .addFilter(new SessionHeaders())
                 .register("/api/v1/chat/completions", new ChatCompletionsService(dispatcher, admission))
-                .register("/api/v1/responses", new ResponsesService(dispatcher, admission))
+                .register("/api/v1/responses", new ResponsesService(dispatcher, new StoredCalls(routes,
+                        upstreams.forwarder(), rateLimiter, upstream.timeouts().total()), responses, admission))
                 .register("/api/v1/models", new ModelsService(routes, upstreams.catalogues(), config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
@@ -262,11 +270,12 @@ public final class Gateway implements AutoCloseable {
             }
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
                     plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"), watcherStatus);
-            return new Gateway(routes, watcher, plugins.loader(), store, usage, accessLog, upstreams, rateLimiter,
-                    requests, tracing, config.gracePeriod(), started, generatedKey);
+            return new Gateway(routes, watcher, plugins.loader(), store, new Writers(usage, responses), accessLog,
+                    upstreams, rateLimiter, requests, tracing, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
             tracing.ifPresent(Tracing::close);
             usage.close();
+            responses.close();
             accessLog.ifPresent(AccessLog::close);
             upstreams.close();
             rateLimiter.close();
@@ -316,7 +325,8 @@ public final class Gateway implements AutoCloseable {
         upstreams.forwarder().stopping();
         server.stop();
         requests.awaitIdle(gracePeriod);
-        usage.close();
+        writers.usage().close();
+        writers.responses().close();
         accessLog.ifPresent(AccessLog::close);
         tracing.ifPresent(Tracing::close);
         upstreams.close();

@@ -17,14 +17,17 @@ final class ResponsesRequest implements UpstreamRequest {
     private final long maxOutputTokens;
     private final Optional<String> previousResponseId;
     private final BodySplice body;
+    private final Creations created;
 
+    /** @param created told of the response an upstream creates for the request */
     ResponsesRequest(String model, boolean stream, long maxOutputTokens, Optional<String> previousResponseId,
-                     BodySplice body) {
+                     BodySplice body, Creations created) {
         this.model = model;
         this.stream = stream;
         this.maxOutputTokens = maxOutputTokens;
         this.previousResponseId = previousResponseId;
         this.body = body;
+        this.created = created;
     }
 
     /** The model the caller asked for, such as {@code openai/gpt-5}. */
@@ -66,5 +69,17 @@ final class ResponsesRequest implements UpstreamRequest {
     @Override
     public boolean addsUsage(Route route) {
         return false;
+    }
+
+    @Override
+    public void created(Route route, String keyName, String id) {
+        created.created(route, keyName, id);
+    }
+
+    /** Hears of the response an upstream creates for a request. */
+    @FunctionalInterface
+    interface Creations {
+        /** The upstream along {@code route}, called with its key {@code keyName}, created {@code id}. */
+        void created(Route route, String keyName, String id);
     }
 }

@@ -3,6 +3,8 @@ package io.aigw.runtime.api;
 import static io.aigw.runtime.api.ChatRequestReader.invalid;
 
 import io.aigw.runtime.api.BodySplice.Member;
+import io.aigw.runtime.api.ResponsesRequest.Creations;
+import io.aigw.runtime.routing.Route;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -17,9 +19,11 @@ import java.util.Set;
  */
 final class ResponsesRequestReader {
     private final JsonBytes json;
+    private final Creations created;
 
-    private ResponsesRequestReader(byte[] body) {
+    private ResponsesRequestReader(byte[] body, Creations created) {
         this.json = new JsonBytes(body);
+        this.created = created;
     }
 
     /**
@@ -27,10 +31,11 @@ final class ResponsesRequestReader {
      * optional {@code input} that is a string or an array, an optional boolean {@code stream}, an
      * optional string {@code previous_response_id}, and no key twice.
      *
+     * @param created told of the response an upstream creates for the request, as soon as it is named
      * @throws io.aigw.runtime.error.ApiException a 400 naming the field at fault
      */
-    static ResponsesRequest read(byte[] body) {
-        return new ResponsesRequestReader(body).read();
+    static ResponsesRequest read(byte[] body, Creations created) {
+        return new ResponsesRequestReader(body, created).read();
     }
 
     private ResponsesRequest read() {
@@ -78,7 +83,7 @@ final class ResponsesRequestReader {
             throw invalid("model", "The request must name a 'model', such as \"openai/gpt-5\" or \"gateway/auto\".");
         }
         return new ResponsesRequest(model, stream, maxOutputTokens, previous,
-                new BodySplice(json.bytes(), model, List.copyOf(members)));
+                new BodySplice(json.bytes(), model, List.copyOf(members)), created);
     }
 
     private void readInput() {

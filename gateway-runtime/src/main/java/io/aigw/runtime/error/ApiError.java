@@ -112,6 +112,15 @@ public record ApiError(Status status, String message, String type, String param,
                 + " (GET /api/v1/models).", "invalid_request_error", "model", "unsupported_endpoint");
     }
 
+    /**
+     * No response with this id is known to be the caller's: unknown, or created by another key, with
+     * the same words for both, so that no key can learn which ids exist.
+     */
+    public static ApiError responseNotFound(String id, String param) {
+        return new ApiError(Status.NOT_FOUND_404, "Response with id '" + id + "' not found.",
+                "invalid_request_error", param, "response_not_found");
+    }
+
     /** The gateway could not get an answer from an upstream: unreachable, or every provider failed. */
     public static ApiError upstream(String message) {
         return new ApiError(Status.BAD_GATEWAY_502, message, "upstream_error", null, null);

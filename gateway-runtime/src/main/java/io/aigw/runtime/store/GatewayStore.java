@@ -54,6 +54,15 @@ public interface GatewayStore extends AutoCloseable {
     /** The canonical text of the price table of this version, as kept when a record first named it. */
     Optional<String> priceTable(String version);
 
+    /**
+     * Remembers responses the Responses API created, in one transaction; an id already remembered
+     * keeps its first owner.
+     */
+    void rememberResponses(List<ResponseOwner> responses);
+
+    /** The response remembered under {@code id}; empty when none is. */
+    Optional<ResponseOwner> response(String id);
+
     /** The database's health as last seen: answered at once, never by waiting on the database. */
     StoreHealth health();
 

@@ -206,6 +206,43 @@ public final class JdbcStore implements GatewayStore {
     }
 
     @Override
+    public void rememberResponses(List<ResponseOwner> responses) {
+        health.admit("remember responses");
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO responses (id, key_id, provider,"
+                     + " upstream_key, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+            connection.setAutoCommit(false);
+            try {
+                for (ResponseOwner response : responses) {
+                    insert.setString(1, response.id());
+                    insert.setString(2, response.keyId());
+                    insert.setString(3, response.provider());
+                    insert.setString(4, response.upstreamKey());
+                    insert.setLong(5, response.createdAt().toEpochMilli());
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+                connection.commit();
+            } catch (SQLException e) {
+                rollBack(connection, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw failed("remember responses", e, true);
+        }
+        health.succeeded(true);
+    }
+
+    @Override
+    public Optional<ResponseOwner> response(String id) {
+        return query("look up a response", "SELECT id, key_id, provider, upstream_key, created_at FROM responses"
+                        + " WHERE id = ?", statement -> statement.setString(1, id), rows -> new ResponseOwner(
+                        rows.getString(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                        Instant.ofEpochMilli(rows.getLong(5))))
+                .stream().findFirst();
+    }
+
+    @Override
     public StoreHealth health() {
         return health.health();
     }

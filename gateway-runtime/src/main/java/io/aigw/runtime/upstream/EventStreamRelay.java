@@ -19,6 +19,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.util.function.Consumer;
 
 /**
  * Relays an upstream's event stream to the caller through an {@link SseRelay}: starts the caller's
@@ -41,12 +42,13 @@ final class EventStreamRelay {
      * @param format         the API's stream format
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
      *                       caller, and so is counted but not relayed
+     * @param created        told the id of what the upstream created, when an event names it
      * @param waited         this attempt's wait for the stream's headers
      * @param waitedBefore   the request's wait on the upstreams tried before this one
      */
     CallOutcome relay(HttpClientResponse upstream, InputStream in, boolean endsByClose, Route route,
                       CallerSide caller, Deadlines.Deadline deadline, WireFormat format, boolean hideUsageChunk,
-                      long waited, long waitedBefore) {
+                      Consumer<String> created, long waited, long waitedBefore) {
         Provider provider = route.provider();
         ServerResponse response = caller.response();
         response.status(Status.OK_200);
@@ -56,7 +58,7 @@ final class EventStreamRelay {
         response.header(ServerTiming.HEADER, ServerTiming.value(caller.startedNanos(), waitedBefore + waited));
         OutputStream out = response.outputStream();
         AnswerStart start = new AnswerStart(route, true, waited, System.nanoTime());
-        SseRelay relay = new SseRelay(in, out, format, hideUsageChunk, endsByClose);
+        SseRelay relay = new SseRelay(in, out, format, hideUsageChunk, endsByClose, created);
         try {
             relay.run();
             out.close();
@@ -67,7 +69,7 @@ final class EventStreamRelay {
             CallOutcome cut = AnswerCut.of(deadline.reason(), timeouts, start, relay.usage(), relay.textBytes());
             if (cut instanceof FailedAfterFirstByte(Attempt attempt, String message, boolean ends)) {
                 String code = attempt.status() == AnswerCut.TIMED_OUT ? "timeout" : null;
-                endWithError(relay, out, format.cutEvent(message, code));
+                endWithError(relay, out, relay.cutEvent(message, code));
             }
             return cut;
         } catch (CallerGone | UncheckedIOException e) {

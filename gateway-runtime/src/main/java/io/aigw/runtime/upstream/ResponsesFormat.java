@@ -2,7 +2,13 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.metering.UsageFormat;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.stream.JsonParser;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.NoSuchElementException;
+import java.util.Optional;
 
 /**
  * The Responses API's streams: named events ({@code event: response.output_text.delta}), each
@@ -13,6 +19,8 @@ final class ResponsesFormat implements WireFormat {
     private static final byte[] EVENT = "event:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TYPE = "\"type\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SEQUENCE_NUMBER = "\"sequence_number\"".getBytes(StandardCharsets.US_ASCII);
+    private static final String CREATED = "response.created";
     private static final String[] LAST_EVENTS = {"response.completed", "response.failed", "response.incomplete"};
 
     @Override
@@ -35,6 +43,121 @@ final class ResponsesFormat implements WireFormat {
     @Override
     public byte[] cutEvent(String message, String code) {
         return errorEvent(message, code, 0);
+    }
+
+    /** The response's own {@code id}: the first member {@code id} of the answer's top-level object. */
+    @Override
+    public Optional<String> createdIn(byte[] json, int from, int to) {
+        try (JsonParser parser = Jsons.PROVIDER.createParser(new ByteArrayInputStream(json, from, to - from))) {
+            if (parser.next() != JsonParser.Event.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (parser.next() == JsonParser.Event.KEY_NAME) {
+                boolean id = parser.getString().equals("id");
+                JsonParser.Event value = parser.next();
+                if (id) {
+                    return value == JsonParser.Event.VALUE_STRING ? Optional.of(parser.getString()) : Optional.empty();
+                }
+                if (value == JsonParser.Event.START_OBJECT) {
+                    parser.skipObject();
+                } else if (value == JsonParser.Event.START_ARRAY) {
+                    parser.skipArray();
+                }
+            }
+        } catch (JsonException | IllegalStateException | NoSuchElementException e) {
+            // The start of a larger answer may end before its id: then it names none.
+        }
+        return Optional.empty();
+    }
+
+    /** Keeps the last {@code sequence_number} relayed, and finds the response's id in {@code response.created}. */
+    @Override
+    public StreamNotes notes() {
+        return new Notes();
+    }
+
+    /** One stream's notes. */
+    private static final class Notes implements StreamNotes {
+        private long lastSequence = -1;
+        private boolean created;
+
+        @Override
+        public Optional<String> relayed(byte[] event, int from, int to) {
+            long sequence = sequenceNumber(event, from, to);
+            if (sequence >= 0) {
+                lastSequence = sequence;
+            }
+            if (created || !CREATED.equals(eventType(event, from, to))) {
+                return Optional.empty();
+            }
+            created = true;
+            return createdResponse(event, from, to);
+        }
+
+        @Override
+        public byte[] cutEvent(String message, String code) {
+            return errorEvent(message, code, lastSequence + 1);
+        }
+    }
+
+    /** The id of the response in a {@code response.created} event's data. */
+    private static Optional<String> createdResponse(byte[] event, int from, int to) {
+        int data = indexOf(event, from, to, DATA);
+        if (data < 0) {
+            return Optional.empty();
+        }
+        int end = data;
+        while (end < to && event[end] != '\n' && event[end] != '\r') {
+            end++;
+        }
+        try (var reader = Jsons.PROVIDER.createReader(new ByteArrayInputStream(event, data + DATA.length,
+                end - data - DATA.length))) {
+            if (reader.readValue() instanceof JsonObject object && object.get("response") instanceof JsonObject response
+                    && response.get("id") instanceof jakarta.json.JsonString id) {
+                return Optional.of(id.getString());
+            }
+        } catch (JsonException | IllegalStateException e) {
+            // Not JSON: no id to remember.
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The event's {@code sequence_number}, or -1: the first member of that name with a whole number
+     * for its value, which only the event's own can be (a text holding the name has its quotes escaped).
+     */
+    static long sequenceNumber(byte[] event, int from, int to) {
+        for (int at = indexOf(event, from, to, SEQUENCE_NUMBER); at >= 0;
+             at = indexOf(event, at + 1, to, SEQUENCE_NUMBER)) {
+            int i = skipBlanks(event, at + SEQUENCE_NUMBER.length, to);
+            if (i >= to || event[i] != ':') {
+                continue;
+            }
+            i = skipBlanks(event, i + 1, to);
+            long number = 0;
+            int digits = 0;
+            while (i < to && event[i] >= '0' && event[i] <= '9' && digits < 18) {
+                number = number * 10 + (event[i++] - '0');
+                digits++;
+            }
+            if (digits > 0) {
+                return number;
+            }
+        }
+        return -1;
+    }
+
+    private static int indexOf(byte[] bytes, int from, int to, byte[] wanted) {
+        outer:
+        for (int i = from; i <= to - wanted.length; i++) {
+            for (int j = 0; j < wanted.length; j++) {
+                if (bytes[i + j] != wanted[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     /**

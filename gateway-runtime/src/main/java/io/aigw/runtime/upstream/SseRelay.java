@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * Copies a server-sent event stream from the upstream to the caller, flushing after each complete
@@ -44,6 +45,8 @@ final class SseRelay {
     private final WireFormat format;
     private final boolean hideUsageChunk;
     private final boolean endsByClose;
+    private final WireFormat.StreamNotes notes;
+    private final Consumer<String> created;
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
@@ -57,14 +60,17 @@ final class SseRelay {
      *                       caller, and so is counted but not relayed (chat completions only)
      * @param endsByClose    whether the upstream's body ends with its connection, which then tells
      *                       nothing of whether the stream is whole: only its last event does
+     * @param created        told the id of what the upstream created, when an event names it
      */
     SseRelay(InputStream upstream, OutputStream caller, WireFormat format, boolean hideUsageChunk,
-             boolean endsByClose) {
+             boolean endsByClose, Consumer<String> created) {
         this.upstream = upstream;
         this.caller = caller;
         this.format = format;
         this.hideUsageChunk = hideUsageChunk;
         this.endsByClose = endsByClose;
+        this.notes = format.notes();
+        this.created = created;
     }
 
     /** The token usage the stream reported, or {@link TokenUsage#NONE}. */
@@ -136,6 +142,7 @@ final class SseRelay {
             } else {
                 textBytes += TextEstimate.textBytes(pending, eventStart, eventEnd);
                 doneRelayed |= endsByClose && format.endsStream(pending, eventStart, eventEnd);
+                notes.relayed(pending, eventStart, eventEnd).ifPresent(created);
             }
             eventStart = eventEnd;
         }
@@ -217,6 +224,11 @@ final class SseRelay {
     private void writeCounted(int from, int to) {
         textBytes += TextEstimate.textBytes(pending, from, to);
         write(pending, from, to - from);
+    }
+
+    /** The event that ends this stream when it is cut, following the events relayed. */
+    byte[] cutEvent(String message, String code) {
+        return notes.cutEvent(message, code);
     }
 
     /** Writes one event the gateway makes itself, such as an error, as a complete event. */

@@ -58,6 +58,15 @@ public final class Upstream implements AutoCloseable {
         return call.attempt(request, route, key, caller, waitedBefore);
     }
 
+    /**
+     * Sends {@code call} to {@code provider} with {@code key} and relays its answer, whatever its
+     * status, except that a failure before the caller's first byte is returned unsent, as
+     * {@link #attempt}'s is.
+     */
+    public CallOutcome call(StoredCall call, Provider provider, UpstreamKey key, CallerSide caller) {
+        return this.call.stored(call, provider, key, caller).withKey(key.name());
+    }
+
     /** The outcome of a route along which no call was made: {@code failure} says why. */
     public static CallOutcome unattempted(Route route, Failure failure) {
         return new CallOutcome.FailedBeforeFirstByte(Attempt.unanswered(route, Attempt.Ending.FAILED,

@@ -17,6 +17,7 @@ import java.lang.System.Logger.Level;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.function.BooleanSupplier;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * One call to one upstream: sends the request along a route, relays a successful answer to the
@@ -69,6 +70,7 @@ final class UpstreamCall {
             return failed(route, Failure.outOfTime(provider, timeouts.total()), 0);
         }
         byte[] body = request.bodyFor(route);
+        Consumer<String> created = id -> request.created(route, key.name(), id);
         long started = System.nanoTime();
         try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos(), caller.endsAt())) {
             caller.hangup().watch(deadline);
@@ -89,7 +91,8 @@ final class UpstreamCall {
                     return refused(upstream, in, status, route, key, request.format(), deadline, started);
                 }
                 if (!request.stream()) {
-                    return answer(upstream, in, route, request.format(), deadline, caller, started, waitedBefore);
+                    return answer(upstream, in, route, request.format(), created, deadline, caller, started,
+                            waitedBefore);
                 }
                 long waited = headersAt - started;
                 if (!RelayedHeaders.isEventStream(upstream)) {
@@ -97,14 +100,48 @@ final class UpstreamCall {
                             waited);
                 }
                 return streams.relay(upstream, in, answer.endsByClose(), route, caller, deadline, request.format(),
-                        request.addsUsage(route), waited, waitedBefore);
+                        request.addsUsage(route), created, waited, waitedBefore);
             }
         }
     }
 
-    /** Relays a 2xx answer to a plain request, or returns why it cannot be. */
+    /** Sends a call about what {@code provider} keeps, and relays its answer as a plain one. */
+    CallOutcome stored(StoredCall call, Provider provider, UpstreamKey key, CallerSide caller) {
+        // No model: the call is about something made earlier, whatever model made it.
+        Route route = new Route(provider, "");
+        if (caller.hangup().callerLeftAlready()) {
+            return new CallerLeft(Attempt.unanswered(route, Ending.CALLER_LEFT, CallerLeft.STATUS, TokenUsage.NONE, 0));
+        }
+        long started = System.nanoTime();
+        try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos(), caller.endsAt())) {
+            caller.hangup().watch(deadline);
+            HttpClientResponse upstream;
+            try {
+                upstream = clients.apply(provider, key).send(call, caller.requestId(),
+                        caller.context().get(UpstreamTrace.class));
+            } catch (RuntimeException e) {
+                return ended(route, deadline, e, true, System.nanoTime() - started);
+            }
+            deadline.progress(timeouts.idle().toNanos());
+            try (upstream) {
+                InputStream in = new ProgressInputStream(UpstreamBodyStream.of(upstream), deadline);
+                UpstreamStatus status = UpstreamStatus.of(upstream.status().code());
+                if (status != UpstreamStatus.SUCCESS) {
+                    return refused(upstream, in, status, route, key, WireFormat.RESPONSES, deadline, started);
+                }
+                return answer(upstream, in, route, WireFormat.RESPONSES, id -> { }, deadline, caller, started, 0);
+            }
+        }
+    }
+
+    /**
+     * Relays a 2xx plain answer, or returns why it cannot be.
+     *
+     * @param created told the id of what the upstream created, when the answer names one
+     */
     private CallOutcome answer(HttpClientResponse upstream, InputStream in, Route route, WireFormat format,
-                               Deadlines.Deadline deadline, CallerSide caller, long started, long waitedBefore) {
+                               Consumer<String> created, Deadlines.Deadline deadline, CallerSide caller, long started,
+                               long waitedBefore) {
         int code = upstream.status().code();
         UpstreamBody start;
         try {
@@ -117,6 +154,8 @@ final class UpstreamCall {
         if (!start.canBeJsonObject()) {
             return failed(route, Failure.notJson(route.provider(), code), waited);
         }
+        // Remembered before the caller has the answer, which may ask after it at once.
+        format.createdIn(start.bytes(), 0, start.bytes().length).ifPresent(created);
         if (start.whole()) {
             return JsonRelay.send(caller, upstream, code, start.bytes(), route, format.usage(), waited, waitedBefore);
         }

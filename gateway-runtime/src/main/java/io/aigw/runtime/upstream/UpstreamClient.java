@@ -113,9 +113,25 @@ final class UpstreamClient {
         return connections.submit(() -> request(uri, key, stream, requestId, trace), body);
     }
 
+    /**
+     * Sends {@code call} to a path under its API's URL, which the provider serves, without a body;
+     * returns once the response headers are in.
+     */
+    HttpClientResponse send(StoredCall call, String requestId, Optional<UpstreamTrace> trace) {
+        ClientUri uri = ClientUri.create(URI.create(uris.get(call.api()).toUri() + call.path()
+                + (call.query().isEmpty() ? "" : "?" + call.query())));
+        Optional<Header> key = call.api() == UpstreamApi.MESSAGES ? xApiKey : bearerKey;
+        return connections.submit(() -> request(call.method(), uri, key, false, requestId, trace), new byte[0]);
+    }
+
     private Http1ClientRequest request(ClientUri uri, Optional<Header> key, boolean stream, String requestId,
                                        Optional<UpstreamTrace> trace) {
-        Http1ClientRequest request = client.method(Method.POST)
+        return request(Method.POST, uri, key, stream, requestId, trace);
+    }
+
+    private Http1ClientRequest request(Method method, ClientUri uri, Optional<Header> key, boolean stream,
+                                       String requestId, Optional<UpstreamTrace> trace) {
+        Http1ClientRequest request = client.method(method)
                 .uri(uri)
                 .readTimeout(readTimeout)
                 .header(HeaderValues.CONTENT_TYPE_JSON)

@@ -23,4 +23,12 @@ public interface UpstreamRequest {
      * usage-only chunk is then counted but not relayed.
      */
     boolean addsUsage(Route route);
+
+    /**
+     * The upstream along {@code route}, called with its key named {@code keyName}, created {@code id}
+     * (the Responses API's response, named by a plain answer or its stream's first event), as soon as
+     * the answer names it; by default nothing is remembered.
+     */
+    default void created(Route route, String keyName, String id) {
+    }
 }

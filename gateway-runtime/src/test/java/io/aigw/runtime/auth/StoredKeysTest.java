@@ -126,6 +126,16 @@ public final class StoredKeysTest {
         }
 
         @Override
+        public void rememberResponses(List<io.aigw.runtime.store.ResponseOwner> responses) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Optional<io.aigw.runtime.store.ResponseOwner> response(String id) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public StoreHealth health() {
             return new StoreHealth.Up();
         }

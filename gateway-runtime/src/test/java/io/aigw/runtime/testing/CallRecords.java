@@ -56,11 +56,16 @@ public final class CallRecords {
 
     /** The access log's lines for chat completions in {@code file}, once {@code count} of them are written. */
     public static List<JsonObject> accessLogLines(Path file, int count) {
+        return accessLogLines(file, "/api/v1/chat/completions", count);
+    }
+
+    /** The access log's lines for paths that start with {@code path}, once {@code count} of them are written. */
+    public static List<JsonObject> accessLogLines(Path file, String path, int count) {
         return awaitCount(() -> {
             try {
                 return !Files.exists(file) ? List.of() : Files.readAllLines(file).stream()
                         .map(line -> Json.createReader(new StringReader(line)).readObject())
-                        .filter(line -> line.getString("path").equals("/api/v1/chat/completions"))
+                        .filter(line -> line.getString("path").startsWith(path))
                         .toList();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
