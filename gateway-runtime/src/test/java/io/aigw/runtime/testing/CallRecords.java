@@ -1,5 +1,6 @@
 package io.aigw.runtime.testing;
 
+import io.aigw.runtime.pricing.Cost;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.io.IOException;
@@ -46,6 +47,28 @@ public final class CallRecords {
                 List<String> records = new ArrayList<>();
                 while (rows.next()) {
                     records.add(rows.getInt(1) + " " + rows.getLong(2));
+                }
+                return records;
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        }, count);
+    }
+
+    /**
+     * Each usage record's status, prompt, completion and total tokens, cost basis and nano-dollars
+     * ({@code "200 1000 500 1500 priced 5800000"}), oldest first, once {@code count} are written.
+     */
+    public static List<String> costedRecords(TestGateway gateway, int count) {
+        return awaitCount(() -> {
+            try (Connection connection = DriverManager.getConnection(gateway.databaseUrl());
+                 ResultSet rows = connection.createStatement().executeQuery("SELECT status, prompt_tokens,"
+                         + " completion_tokens, total_tokens, cost_basis, cost_nanos FROM usage_records"
+                         + " ORDER BY recorded_at")) {
+                List<String> records = new ArrayList<>();
+                while (rows.next()) {
+                    records.add(rows.getInt(1) + " " + rows.getLong(2) + " " + rows.getLong(3) + " " + rows.getLong(4)
+                            + " " + Cost.Basis.ofCode(rows.getInt(5)).label() + " " + rows.getLong(6));
                 }
                 return records;
             } catch (SQLException e) {
