@@ -98,19 +98,15 @@ public final class ResponsesService implements HttpService {
     /**
      * The response {@code id} when {@code caller} created it.
      *
-     * @throws ApiException 404 when it is unknown or another key's, 503 when the store cannot tell
+     * @throws ApiException              404 when it is unknown or another key's
+     * @throws StoreUnavailableException when the store cannot tell
      */
     private ResponseOwner ownedBy(String id, Caller caller) {
         if (!isPlainId(id)) {
             throw new ApiException(ApiError.responseNotFound(id, null));
         }
-        Optional<ResponseOwner> owner;
-        try {
-            owner = owners.find(id);
-        } catch (StoreUnavailableException e) {
-            throw new ApiException(ApiError.storeUnavailable());
-        }
-        return owner.filter(found -> found.keyId().equals(caller.keyId()))
+        // A store that cannot tell answers 503 with Retry-After (ErrorAnswers).
+        return owners.find(id).filter(found -> found.keyId().equals(caller.keyId()))
                 .orElseThrow(() -> new ApiException(ApiError.responseNotFound(id, null)));
     }
 
