@@ -83,6 +83,24 @@ public final class StoredResponsesTest {
     }
 
     @Test
+    void aCallGoesWithTheUpstreamKeyOfThePoolThatCreatedTheResponse() throws Exception {
+        // The first key, which a call would fall back to, is all but never chosen to create.
+        front.restart(java.util.Map.of("providers.openai.keys.0.name", "team-a",
+                "providers.openai.keys.0.api-key", "sk-team-a", "providers.openai.keys.0.weight", "1",
+                "providers.openai.keys.1.name", "team-b", "providers.openai.keys.1.api-key", "sk-team-b",
+                "providers.openai.keys.1.weight", "1000"));
+        String alice = key("alice");
+        front.upstream().enqueue(ResponsesUpstream.plain("resp_pooled", "gpt-5", hello(), USAGE));
+        assertEquals(200, create(alice, "{\"model\":\"openai/gpt-5\",\"input\":\"Hi\"}").statusCode());
+        String createdWith = takeAll(1).get(0).getHeaders().get("Authorization");
+        front.upstream().enqueue(json(ITEMS));
+
+        assertEquals(200, send(alice, "/api/v1/responses/resp_pooled/input_items", "GET").statusCode());
+
+        assertEquals(createdWith, takeAll(1).get(0).getHeaders().get("Authorization"));
+    }
+
+    @Test
     void anotherKeyGetsTheSame404AsForAnIdThatDoesNotExistAndNothingReachesTheUpstream() throws Exception {
         String alice = key("alice");
         String bob = key("bob");
