@@ -85,6 +85,10 @@ public final class ResponsesService implements HttpService {
 
     private void call(ServerRequest request, ServerResponse response, Method method, String suffix) {
         admission.withoutBody(request, response, (req, res, body, started) -> {
+            if (method == Method.GET && req.query().contains("stream") && req.query().get("stream").equals("true")) {
+                throw new ApiException(ApiError.invalidRequest("stream", "The gateway relays a stored response"
+                        + " whole: retrieve it without stream=true."));
+            }
             String id = req.path().pathParameters().get("id");
             Caller caller = RequestContext.caller(req);
             ResponseOwner owner = ownedBy(id, caller);

@@ -122,6 +122,9 @@ public final class StoredResponsesTest {
             assertEquals(404, answer.statusCode(), answer.body());
             assertEquals(notFound, answer.body());
         }
+        HttpResponse<String> streamed = send(alice, "/api/v1/responses/resp_alice?stream=true", "GET");
+        assertEquals(400, streamed.statusCode(), streamed.body());
+        assertEquals("stream", KeysApi.json(streamed.body()).getJsonObject("error").getString("param"));
         assertEquals(404, unknown.statusCode());
         assertEquals(notFound.replace("resp_alice", "resp_nobody"), unknown.body());
         assertEquals(1, front.upstream().getRequestCount());
