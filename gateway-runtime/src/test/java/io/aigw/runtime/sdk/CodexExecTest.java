@@ -1,0 +1,106 @@
+package io.aigw.runtime.sdk;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.aigw.runtime.testing.CodexCli;
+import io.aigw.runtime.testing.GatewayInFront;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Codex CLI ({@link CodexCli}, unmodified) completing a turn of {@code codex exec}: the model asks
+ * for a shell command ({@code exec_command}), Codex runs it and sends its output back, the model
+ * answers with text and Codex prints it. First against the fake upstream directly, which shows the
+ * fake speaks the Responses API as Codex needs it. (With the gateway as Codex's model provider
+ * once it serves the Responses API.)
+ */
+public final class CodexExecTest {
+    private static final Duration RUN = Duration.ofSeconds(60);
+    private static final String PROMPT = "Work out six times seven with the shell.";
+    /** Only a shell that ran it prints 42: the command's own text does not hold it. */
+    private static final String COMMAND = "echo codex-ran-$((6*7))";
+    private static final String RAN = "codex-ran-42";
+    private static final String ANSWER = "The shell says codex-ran-42.";
+    private static final ModelAnswer.Usage ASKING = new ModelAnswer.Usage(1_200, 1_000, 30, 10);
+    private static final ModelAnswer.Usage ANSWERING = new ModelAnswer.Usage(1_300, 1_200, 12, 0);
+
+    @RegisterExtension
+    final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().config("gateway.access-log", "off")
+            .config("providers.openai.models.0.id", "gpt-5")
+            .config("providers.openai.models.0.pricing.input", "2")
+            .config("providers.openai.models.0.pricing.cached-input", "0.5")
+            .config("providers.openai.models.0.pricing.output", "8")
+            .config("providers.openai.models.0.pricing.reasoning", "16");
+
+    @Test
+    void directlyAgainstTheFakeUpstreamCodexRunsTheCommandTheModelAsksForAndPrintsTheModelsAnswer() throws Exception {
+        MockWebServer upstream = front.upstream();
+        scriptTurn(upstream);
+
+        CodexCli.Run run = CodexCli.exec(upstream.url("/v1").toString(), "sk-direct", "gpt-5", PROMPT, RUN);
+
+        assertEquals(0, run.finished().exitCode(), run.finished().output());
+        assertEquals(ANSWER, run.lastMessage().strip(), run.finished().output());
+        assertTurnReceived(upstream, "gpt-5", "Bearer sk-direct");
+    }
+
+    /** The model's side of the turn: a call of Codex's shell tool, then, given its output, the answer. */
+    private static void scriptTurn(MockWebServer upstream) {
+        String arguments = Json.createObjectBuilder().add("cmd", COMMAND).build().toString();
+        upstream.enqueue(ModelAnswer.functionCall("resp_1", "call_1", "exec_command", arguments, ASKING).streamed());
+        upstream.enqueue(ModelAnswer.text("resp_2", ANSWER, ANSWERING).streamed());
+    }
+
+    /**
+     * Two streamed requests reached the upstream with {@code model} and {@code authorization}: the
+     * first offering Codex's shell tool, the second carrying the call and its output, which holds
+     * what the command printed; returns them.
+     */
+    private static List<RecordedRequest> assertTurnReceived(MockWebServer upstream, String model,
+                                                            String authorization)
+            throws InterruptedException {
+        List<RecordedRequest> received = List.of(take(upstream), take(upstream));
+        for (RecordedRequest request : received) {
+            assertEquals("POST /v1/responses HTTP/1.1", request.getRequestLine());
+            assertEquals(authorization, request.getHeaders().get("Authorization"));
+        }
+        JsonObject asking = json(received.get(0));
+        assertEquals(model, asking.getString("model"));
+        assertTrue(asking.getBoolean("stream"), asking.toString());
+        assertTrue(asking.getJsonArray("tools").stream().map(JsonValue::asJsonObject)
+                .anyMatch(tool -> tool.getString("name", "").equals("exec_command")), "Codex offers its shell tool");
+
+        JsonObject answering = json(received.get(1));
+        assertEquals(model, answering.getString("model"));
+        List<JsonObject> input = answering.getJsonArray("input").stream().map(JsonValue::asJsonObject).toList();
+        JsonObject call = input.get(input.size() - 2);
+        JsonObject output = input.get(input.size() - 1);
+        assertEquals(List.of("function_call", "call_1", "exec_command"),
+                List.of(call.getString("type"), call.getString("call_id"), call.getString("name")));
+        assertEquals(List.of("function_call_output", "call_1"),
+                List.of(output.getString("type"), output.getString("call_id")));
+        assertTrue(output.getString("output").contains(RAN), "the command ran: " + output);
+        assertEquals(2, upstream.getRequestCount(), "nothing else was sent: no /models, no retries");
+        return received;
+    }
+
+    private static RecordedRequest take(MockWebServer upstream) throws InterruptedException {
+        RecordedRequest request = upstream.takeRequest(5, TimeUnit.SECONDS);
+        assertTrue(request != null, "the upstream received fewer requests than the turn needs");
+        return request;
+    }
+
+    private static JsonObject json(RecordedRequest request) {
+        return Json.createReader(new StringReader(request.getBody().utf8())).readObject();
+    }
+}
