@@ -59,8 +59,8 @@ record ModelAnswer(String id, JsonObject item, Usage usage) {
         stream.add("response.created", Json.createObjectBuilder().add("response", response("in_progress", false)));
         boolean message = item.getString("type").equals("message");
         JsonObjectBuilder started = Json.createObjectBuilder(item).add("status", "in_progress");
-        stream.add("response.output_item.added", Json.createObjectBuilder().add("output_index", 0)
-                .add("item", message ? started.add("content", Json.createArrayBuilder()) : started.add("arguments", "")));
+        stream.add("response.output_item.added", Json.createObjectBuilder().add("output_index", 0).add("item",
+                message ? started.add("content", Json.createArrayBuilder()) : started.add("arguments", "")));
         if (message) {
             String text = item.getJsonArray("content").getJsonObject(0).getString("text");
             stream.add("response.output_text.delta", itemEvent().add("content_index", 0).add("delta", text));

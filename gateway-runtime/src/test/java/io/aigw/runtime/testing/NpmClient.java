@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A client published on npm, installed as its users install it ({@code npm install}) with every
@@ -35,12 +36,12 @@ public final class NpmClient {
     private static final Map<String, Installed> INSTALLED = new HashMap<>();
 
     private final String name;
-    private final Map<String, String> versions;
+    private final Map<String, String> versions;  // sorted, for a message that reads the same each time
 
     /** The client {@code name}: the npm packages it is made of, each with its exact version. */
     public NpmClient(String name, Map<String, String> versions) {
         this.name = name;
-        this.versions = Map.copyOf(versions);
+        this.versions = new TreeMap<>(versions);
     }
 
     /** A client as the first test that needed it left it: installed in a folder, or not, and why. */
@@ -84,8 +85,10 @@ public final class NpmClient {
                     return new Installed.Ready(folder);
                 }
                 Files.writeString(folder.resolve("package.json"), packageJson());
+                // One retry, soon: a registry out of reach fails the step in a minute, not in minutes.
                 return ClientProcess.step(List.of("npm", "install", "--no-audit", "--no-fund", "--no-package-lock",
-                                "--loglevel", "error"), folder, INSTALL)
+                                "--loglevel", "error", "--fetch-retries", "1", "--fetch-retry-mintimeout", "2000",
+                                "--fetch-retry-maxtimeout", "5000", "--fetch-timeout", "30000"), folder, INSTALL)
                         .<Installed>map(failure -> new Installed.Unavailable("npm could not install " + versions
                                 + " into " + folder.toAbsolutePath() + " (npm and Node.js 20 or later must be on the"
                                 + " PATH): " + failure))

@@ -1,11 +1,9 @@
 package io.aigw.runtime.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -14,10 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * The official OpenAI Python SDK ({@code openai} on PyPI, version {@value #VERSION} exactly), run
@@ -37,6 +31,8 @@ public final class OpenAiPython {
 
     private static final String VARIABLE = "AIGW_PYTHON";
     private static final Path VENV = Path.of("target", "python-sdk");
+    /** The module's folder, where Maven runs the tests and the scripts run. */
+    private static final Path HERE = Path.of("").toAbsolutePath();
     private static final Duration MAKE_VENV = Duration.ofMinutes(2);
     private static final Duration INSTALL = Duration.ofMinutes(5);
     private static final Duration VERSION_CHECK = Duration.ofMinutes(1);
@@ -69,14 +65,16 @@ public final class OpenAiPython {
         Path python = switch (venv()) {
             case Venv.Ready ready -> ready.python();
             case Venv.Unavailable unavailable -> {
-                skipOrFail(unavailable.reason());
+                ClientProcess.skipOrFail(unavailable.reason());
                 throw new AssertionError("unreachable");
             }
         };
         List<String> command = new ArrayList<>(List.of(python.toString(), "-c", script));
         command.addAll(List.of(args));
-        return execute(command, environment, timeout).orElseThrow(
-                () -> new AssertionError("the Python script did not end within " + timeout + ": " + script));
+        return ClientProcess.run(command, HERE, environment, timeout)
+                .map(finished -> new Finished(finished.exitCode(), finished.stdout(), finished.stderr()))
+                .orElseThrow(() -> new AssertionError(
+                        "the Python script did not end within " + timeout + ": " + script));
     }
 
     /** The venv with the pinned SDK, made or completed by the first caller; a failure is not tried again. */
@@ -103,7 +101,8 @@ public final class OpenAiPython {
         if (!Files.isExecutable(python)) {
             return false;
         }
-        return execute(List.of(python.toString(), "-c", "import openai; print(openai.__version__)"), Map.of(), VERSION_CHECK)
+        return ClientProcess.run(List.of(python.toString(), "-c", "import openai; print(openai.__version__)"), HERE,
+                        Map.of(), VERSION_CHECK)
                 .filter(version -> version.exitCode() == 0 && version.stdout().strip().equals(VERSION)).isPresent();
     }
 
@@ -111,80 +110,18 @@ public final class OpenAiPython {
         String base = System.getenv().getOrDefault(VARIABLE, "python3");
         if (!Files.isExecutable(python)) {
             TestGateway.deleteRecursively(VENV);
-            Optional<String> failed = step(List.of(base, "-m", "venv", VENV.toString()), MAKE_VENV);
+            Optional<String> failed = ClientProcess.step(List.of(base, "-m", "venv", VENV.toString()), HERE,
+                    MAKE_VENV);
             if (failed.isPresent()) {
                 return new Venv.Unavailable("'" + base + " -m venv' could not make the venv " + VENV.toAbsolutePath()
                         + " (set " + VARIABLE + " to a Python 3 with the venv module): " + failed.get());
             }
         }
-        return step(List.of(python.toString(), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                "--retries", "1", "--timeout", "30", "openai==" + VERSION), INSTALL)
+        return ClientProcess.step(List.of(python.toString(), "-m", "pip", "install", "--quiet",
+                        "--disable-pip-version-check", "--retries", "1", "--timeout", "30", "openai==" + VERSION),
+                HERE, INSTALL)
                 .<Venv>map(failure -> new Venv.Unavailable("pip could not install openai==" + VERSION + " into "
                         + VENV.toAbsolutePath() + ": " + failure))
                 .orElse(new Venv.Ready(python));
-    }
-
-    /** Runs one step of making the venv, returning why it failed if it did. */
-    private static Optional<String> step(List<String> command, Duration timeout) {
-        Optional<Finished> finished;
-        try {
-            finished = execute(command, Map.of(), timeout);
-        } catch (UncheckedIOException e) {
-            return Optional.of(e.getCause().getMessage());
-        }
-        if (finished.isEmpty()) {
-            return Optional.of("it did not end within " + timeout);
-        }
-        if (finished.get().exitCode() != 0) {
-            return Optional.of("exit code " + finished.get().exitCode() + "\n" + finished.get().stderr().strip());
-        }
-        return Optional.empty();
-    }
-
-    private static void skipOrFail(String reason) {
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            Assertions.fail(reason + " (CI=true, where the Python SDK tests must run)");
-        }
-        Assumptions.abort(reason);
-    }
-
-    /** Runs {@code command} to its end and returns what it printed, or nothing if it outlived {@code timeout}. */
-    private static Optional<Finished> execute(List<String> command, Map<String, String> environment, Duration timeout) {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().keySet().removeIf(name -> name.startsWith("OPENAI_"));
-        builder.environment().putAll(environment);
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        try {
-            // Nothing to read from: a script that asks for input ends rather than waits.
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
-        CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                return Optional.empty();
-            }
-            return Optional.of(new Finished(process.exitValue(), stdout.join(), stderr.join()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } finally {
-            process.destroyForcibly();
-        }
-    }
-
-    private static String read(InputStream stream) {
-        try (stream) {
-            return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
