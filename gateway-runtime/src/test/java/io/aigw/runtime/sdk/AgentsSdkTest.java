@@ -1,11 +1,14 @@
 package io.aigw.runtime.sdk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.AgentsSdk;
 import io.aigw.runtime.testing.ClientProcess;
 import io.aigw.runtime.testing.GatewayInFront;
+import io.aigw.runtime.testing.KeysApi;
+import io.aigw.runtime.testing.ResponsesUpstream;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -26,14 +29,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with the base URL and key, tracing off, the Responses API. The model asks for the agent's
  * {@code multiply} tool, the SDK runs it and sends its output back, the model answers with text,
  * which is the run's final output; with the run plain and streamed. First against the fake
- * upstream directly, which shows the fake speaks the Responses API as the SDK needs it. (With the
- * gateway as the client's base URL once it serves the Responses API.)
+ * upstream directly, which shows the fake speaks the Responses API as the SDK needs it; then with
+ * the gateway as the client's base URL.
  */
 public final class AgentsSdkTest {
     private static final Duration RUN = Duration.ofSeconds(45);
     private static final String ANSWER = "Six times seven is 42.";
-    private static final ModelAnswer.Usage ASKING = new ModelAnswer.Usage(300, 0, 20, 8);
-    private static final ModelAnswer.Usage ANSWERING = new ModelAnswer.Usage(340, 256, 9, 0);
+    private static final String MODEL = "gpt-5-2025-08-07";
+    private static final ResponsesUpstream.Usage ASKING = new ResponsesUpstream.Usage(300, 0, 20, 8);
+    private static final ResponsesUpstream.Usage ANSWERING = new ResponsesUpstream.Usage(340, 256, 9, 0);
 
     /**
      * One turn of an agent with one tool; {@code argv}: base URL, model, {@code plain} or
@@ -81,13 +85,38 @@ public final class AgentsSdkTest {
         assertTurnReceived(upstream, mode, "gpt-5", "Bearer sk-direct");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "stream"})
+    void throughTheGatewayTheAgentCompletesTheTurnWithTheUpstreamKeyAndTheKeysUsageIsRecordedWithItsCost(String mode)
+            throws Exception {
+        JsonObject key = KeysApi.of(front.gateway()).createKey("agents");
+        scriptTurn(front.upstream(), mode);
+
+        JsonObject result = turn(front.gateway().uri("/api/v1").toString(), key.getString("key"), "openai/gpt-5", mode);
+
+        assertEquals(expectedResult(), result);
+        String upstreamKey = "Bearer sk-upstream-openai";
+        for (RecordedRequest request : assertTurnReceived(front.upstream(), mode, "gpt-5", upstreamKey)) {
+            assertFalse((request.getHeaders() + request.getBody().utf8()).contains(key.getString("key")),
+                    "the workspace key stays at the gateway");
+        }
+        // Input at $2/M (cached $0.5/M), output at $8/M (reasoning $16/M), in nano-dollars:
+        // (300*2000 + 12*8000 + 8*16000) + (84*2000 + 256*500 + 9*8000) = 824 000 + 368 000.
+        assertEquals(KeyUsage.of(2, 640, 29, "0.001192"), KeyUsage.reported(front.gateway(), key.getString("id"), 2));
+    }
+
     /** The model's side of the turn: a call of the agent's tool, then, given its output, the answer. */
     private static void scriptTurn(MockWebServer upstream, String mode) {
-        ModelAnswer asking = ModelAnswer.functionCall("resp_1", "call_1", "multiply", "{\"a\":6,\"b\":7}", ASKING);
-        ModelAnswer answering = ModelAnswer.text("resp_2", ANSWER, ANSWERING);
-        boolean streamed = mode.equals("stream");
-        upstream.enqueue(streamed ? asking.streamed() : asking.whole());
-        upstream.enqueue(streamed ? answering.streamed() : answering.whole());
+        List<ResponsesUpstream.Item> asking = List.of(
+                new ResponsesUpstream.FunctionCall("fc_1", "call_1", "multiply", "{\"a\":6,\"b\":7}"));
+        List<ResponsesUpstream.Item> answering = List.of(new ResponsesUpstream.Message("msg_2", ANSWER));
+        if (mode.equals("stream")) {
+            upstream.enqueue(ResponsesUpstream.streamed("resp_1", MODEL, asking, ASKING));
+            upstream.enqueue(ResponsesUpstream.streamed("resp_2", MODEL, answering, ANSWERING));
+        } else {
+            upstream.enqueue(ResponsesUpstream.plain("resp_1", MODEL, asking, ASKING));
+            upstream.enqueue(ResponsesUpstream.plain("resp_2", MODEL, answering, ANSWERING));
+        }
     }
 
     private static JsonObject turn(String baseUrl, String key, String model, String mode) {

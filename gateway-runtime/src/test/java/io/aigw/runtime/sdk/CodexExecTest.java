@@ -1,10 +1,13 @@
 package io.aigw.runtime.sdk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.CodexCli;
 import io.aigw.runtime.testing.GatewayInFront;
+import io.aigw.runtime.testing.KeysApi;
+import io.aigw.runtime.testing.ResponsesUpstream;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -21,8 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Codex CLI ({@link CodexCli}, unmodified) completing a turn of {@code codex exec}: the model asks
  * for a shell command ({@code exec_command}), Codex runs it and sends its output back, the model
  * answers with text and Codex prints it. First against the fake upstream directly, which shows the
- * fake speaks the Responses API as Codex needs it. (With the gateway as Codex's model provider
- * once it serves the Responses API.)
+ * fake speaks the Responses API as Codex needs it; then with the gateway as Codex's model provider.
  */
 public final class CodexExecTest {
     private static final Duration RUN = Duration.ofSeconds(60);
@@ -31,8 +33,9 @@ public final class CodexExecTest {
     private static final String COMMAND = "echo codex-ran-$((6*7))";
     private static final String RAN = "codex-ran-42";
     private static final String ANSWER = "The shell says codex-ran-42.";
-    private static final ModelAnswer.Usage ASKING = new ModelAnswer.Usage(1_200, 1_000, 30, 10);
-    private static final ModelAnswer.Usage ANSWERING = new ModelAnswer.Usage(1_300, 1_200, 12, 0);
+    private static final String MODEL = "gpt-5-2025-08-07";
+    private static final ResponsesUpstream.Usage ASKING = new ResponsesUpstream.Usage(1_200, 1_000, 30, 10);
+    private static final ResponsesUpstream.Usage ANSWERING = new ResponsesUpstream.Usage(1_300, 1_200, 12, 0);
 
     @RegisterExtension
     final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().config("gateway.access-log", "off")
@@ -54,11 +57,34 @@ public final class CodexExecTest {
         assertTurnReceived(upstream, "gpt-5", "Bearer sk-direct");
     }
 
+    @Test
+    void throughTheGatewayCodexCompletesTheTurnWithTheUpstreamKeyAndTheKeysUsageIsRecordedWithItsCost()
+            throws Exception {
+        JsonObject key = KeysApi.of(front.gateway()).createKey("codex");
+        scriptTurn(front.upstream());
+
+        CodexCli.Run run = CodexCli.exec(front.gateway().uri("/api/v1").toString(), key.getString("key"),
+                "openai/gpt-5", PROMPT, RUN);
+
+        assertEquals(0, run.finished().exitCode(), run.finished().output());
+        assertEquals(ANSWER, run.lastMessage().strip(), run.finished().output());
+        for (RecordedRequest request : assertTurnReceived(front.upstream(), "gpt-5", "Bearer sk-upstream-openai")) {
+            assertFalse((request.getHeaders() + request.getBody().utf8()).contains(key.getString("key")),
+                    "the workspace key stays at the gateway");
+        }
+        // Input at $2/M (cached $0.5/M), output at $8/M (reasoning $16/M), in nano-dollars:
+        // (200*2000 + 1000*500 + 20*8000 + 10*16000) + (100*2000 + 1200*500 + 12*8000) = 1 220 000 + 896 000.
+        assertEquals(KeyUsage.of(2, 2_500, 42, "0.002116"),
+                KeyUsage.reported(front.gateway(), key.getString("id"), 2));
+    }
+
     /** The model's side of the turn: a call of Codex's shell tool, then, given its output, the answer. */
     private static void scriptTurn(MockWebServer upstream) {
         String arguments = Json.createObjectBuilder().add("cmd", COMMAND).build().toString();
-        upstream.enqueue(ModelAnswer.functionCall("resp_1", "call_1", "exec_command", arguments, ASKING).streamed());
-        upstream.enqueue(ModelAnswer.text("resp_2", ANSWER, ANSWERING).streamed());
+        upstream.enqueue(ResponsesUpstream.streamed("resp_1", MODEL,
+                List.of(new ResponsesUpstream.FunctionCall("fc_1", "call_1", "exec_command", arguments)), ASKING));
+        upstream.enqueue(ResponsesUpstream.streamed("resp_2", MODEL,
+                List.of(new ResponsesUpstream.Message("msg_2", ANSWER)), ANSWERING));
     }
 
     /**
