@@ -78,6 +78,22 @@ public final class CodexExecTest {
                 KeyUsage.reported(front.gateway(), key.getString("id"), 2));
     }
 
+    @Test
+    void aModelTheKeyMayNotUseEndsCodexWithTheGatewaysRefusalAndNothingReachesTheUpstream() {
+        JsonObject key = KeysApi.json(KeysApi.of(front.gateway())
+                .create("{\"name\":\"anthropic-only\",\"models\":[\"anthropic/*\"]}").body());
+
+        CodexCli.Run run = CodexCli.exec(front.gateway().uri("/api/v1").toString(), key.getString("key"),
+                "openai/gpt-5", PROMPT, RUN);
+
+        assertEquals(1, run.finished().exitCode(), run.finished().output());
+        // What the user reads: the status and the gateway's own words.
+        assertTrue(run.finished().stderr().contains("403 Forbidden"), run.finished().output());
+        assertTrue(run.finished().stderr().contains("This workspace key may not use the model 'openai/gpt-5'"),
+                run.finished().output());
+        assertEquals(0, front.upstream().getRequestCount(), "no upstream call");
+    }
+
     /** The model's side of the turn: a call of Codex's shell tool, then, given its output, the answer. */
     private static void scriptTurn(MockWebServer upstream) {
         String arguments = Json.createObjectBuilder().add("cmd", COMMAND).build().toString();
