@@ -96,7 +96,9 @@ public final class CodexExecTest {
 
     /** The model's side of the turn: a call of Codex's shell tool, then, given its output, the answer. */
     private static void scriptTurn(MockWebServer upstream) {
-        String arguments = Json.createObjectBuilder().add("cmd", COMMAND).build().toString();
+        // Not in a login shell: the command needs no profile, and a profile can be slow (pyenv's rehash
+        // waits up to a minute for a lock another process holds).
+        String arguments = Json.createObjectBuilder().add("cmd", COMMAND).add("login", false).build().toString();
         upstream.enqueue(ResponsesUpstream.streamed("resp_1", MODEL,
                 List.of(new ResponsesUpstream.FunctionCall("fc_1", "call_1", "exec_command", arguments)), ASKING));
         upstream.enqueue(ResponsesUpstream.streamed("resp_2", MODEL,

@@ -16,10 +16,10 @@ import java.util.Map;
  *
  * <p>Each run gets a {@code CODEX_HOME} of its own under {@code target/}, so that the user's
  * {@code ~/.codex} is never read or written, and a configuration that keeps the run to the
- * provider's endpoint: no update check, analytics, feedback, plugin or app sync (each of which
- * reaches for github.com or chatgpt.com otherwise), no retries that would hide a failed request,
- * and no sandbox around the commands, which are the test's own ({@code bubblewrap} needs user
- * namespaces that a CI runner may refuse).
+ * provider's endpoint: no analytics (else Codex reaches for ab.chatgpt.com) and no plugins (else it
+ * syncs them from github.com and chatgpt.com), no retries that would hide a failed request, and no
+ * sandbox around the commands, which are the test's own ({@code bubblewrap} needs user namespaces
+ * that a CI runner may refuse).
  */
 public final class CodexCli {
     /** The release the tests run; raise it on purpose, as any dependency. */
@@ -72,18 +72,12 @@ public final class CodexCli {
                 model_provider = "gateway"
                 approval_policy = "never"
                 sandbox_mode = "danger-full-access"
-                check_for_update_on_startup = false
 
                 [analytics]
                 enabled = false
 
-                [feedback]
-                enabled = false
-
                 [features]
                 plugins = false
-                remote_plugin = false
-                apps = false
 
                 [model_providers.gateway]
                 name = "AI gateway"
