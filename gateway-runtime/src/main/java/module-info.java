@@ -42,5 +42,6 @@ module io.aigw.runtime {
     // The records of the documents JSON-B reads and writes, for Yasson to reach by reflection.
     opens io.aigw.runtime.admin to org.eclipse.yasson;
     opens io.aigw.runtime.api to org.eclipse.yasson;
+    opens io.aigw.runtime.console to org.eclipse.yasson;
     opens io.aigw.runtime.plugin to org.eclipse.yasson;
 }

@@ -16,6 +16,7 @@ import io.aigw.runtime.auth.WorkspaceKeyFilter;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.GatewayConfig;
+import io.aigw.runtime.console.Console;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.error.TransportErrors;
 import io.aigw.runtime.exchange.Dispatcher;
@@ -27,6 +28,7 @@ import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.ExchangeMetrics;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.PluginWatcherCheck;
+import io.aigw.runtime.observe.RecentExchanges;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
 import io.aigw.runtime.observe.UsageDrops;
@@ -96,6 +98,7 @@ public final class Gateway implements AutoCloseable {
     private final RateLimiter rateLimiter;
     private final RequestObserver requests;
     private final Optional<Tracing> tracing;
+    private final Optional<RecentExchanges> recent;
     private final Duration gracePeriod;
     private final WebServer server;
     private final Optional<String> generatedMasterKey;
@@ -103,7 +106,8 @@ public final class Gateway implements AutoCloseable {
     private Gateway(CurrentRoutes routes, Optional<FolderWatcher> watcher,
                     PluginLoader plugins, GatewayStore store, Writers writers,
                     Optional<AccessLog> accessLog, Upstreams upstreams, RateLimiter rateLimiter,
-                    RequestObserver requests, Optional<Tracing> tracing, Duration gracePeriod, WebServer server,
+                    RequestObserver requests, Optional<Tracing> tracing, Optional<RecentExchanges> recent,
+                    Duration gracePeriod, WebServer server,
                     Optional<String> generatedMasterKey) {
         this.routes = routes;
         this.watcher = watcher;
@@ -115,6 +119,7 @@ public final class Gateway implements AutoCloseable {
         this.rateLimiter = rateLimiter;
         this.requests = requests;
         this.tracing = tracing;
+        this.recent = recent;
         this.gracePeriod = gracePeriod;
         this.server = server;
         this.generatedMasterKey = generatedMasterKey;
@@ -151,7 +156,7 @@ public final class Gateway implements AutoCloseable {
             GatewayStore store = JdbcStore.open(config.database());
             try {
                 return start(config, transport, callerTimeouts, new Plugins(loader, factory, loaded, routing), masterKey, store,
-                        upstreamTls, tracing);
+                        upstreamTls, tracing, settings.getBoolean("gateway.console.enabled", true));
             } catch (RuntimeException e) {
                 store.close();
                 throw e;
@@ -173,7 +178,7 @@ public final class Gateway implements AutoCloseable {
     private static Gateway start(GatewayConfig config, TransportOptions transport, CallerTimeouts callerTimeouts,
                                  Plugins plugins,
                                  Optional<MasterKey> masterKey, GatewayStore store, Optional<Tls> upstreamTls,
-                                 Optional<TracingSettings> tracingSettings) {
+                                 Optional<TracingSettings> tracingSettings, boolean consoleOn) {
         // The first start of an empty store without a master key makes an admin key, shown once.
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true, KeyPolicy.NONE).key()) : Optional.empty();
@@ -204,12 +209,15 @@ public final class Gateway implements AutoCloseable {
         List<ExchangeListener> listeners = new ArrayList<>(List.of(new ExchangeMetrics(metrics),
                 new UsageRecords(usage), requests));
         tracing.ifPresent(on -> listeners.add(on.listener()));
+        Optional<RecentExchanges> recent = Optional.of(new RecentExchanges(500)).filter(ring -> consoleOn);
+        recent.ifPresent(listeners::add);
         Dispatcher dispatcher = new Dispatcher(routes, upstreams.forwarder(), upstreams.pools(), upstreams.catalogues(),
                 rateLimiter, ExchangeListener.of(listeners), upstream.timeouts().total(), config.costHeader());
         RequestAdmission admission = new RequestAdmission(limits);
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests);
         tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
+        recent.ifPresent(ring -> new Console(keys, store, ring).register(httpRouting));
         httpRouting
                 .addFilter(new WorkspaceKeyFilter(keys))
                 .addFilter(new SessionHeaders())
@@ -271,7 +279,7 @@ public final class Gateway implements AutoCloseable {
             Optional<FolderWatcher> watcher = FolderWatcher.startIfAsked(config.plugins(), plugins.loader().folder(),
                     plugins.loaded(), () -> reloader.reload("a jar changed in the plugins folder"), watcherStatus);
             return new Gateway(routes, watcher, plugins.loader(), store, new Writers(usage, responses), accessLog,
-                    upstreams, rateLimiter, requests, tracing, config.gracePeriod(), started, generatedKey);
+                    upstreams, rateLimiter, requests, tracing, recent, config.gracePeriod(), started, generatedKey);
         } catch (RuntimeException e) {
             tracing.ifPresent(Tracing::close);
             usage.close();
@@ -303,7 +311,6 @@ public final class Gateway implements AutoCloseable {
         return routes.current();
     }
 
-
     /** The store, for tests and tools that look at what the gateway recorded. */
     public GatewayStore store() {
         return store;
@@ -323,6 +330,7 @@ public final class Gateway implements AutoCloseable {
     public void close() {
         watcher.ifPresent(FolderWatcher::close);
         upstreams.forwarder().stopping();
+        recent.ifPresent(RecentExchanges::close); // the console's live streams end
         server.stop();
         requests.awaitIdle(gracePeriod);
         writers.usage().close();

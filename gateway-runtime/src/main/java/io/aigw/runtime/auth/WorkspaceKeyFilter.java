@@ -16,7 +16,9 @@ import java.util.Optional;
  * and one under {@code /admin/} only with an admin key. Every way of failing (no header, another
  * scheme, a wrong prefix, an unknown or revoked key) takes the same path and gets the same 401, so
  * neither the answer nor its timing tells a caller which it was. A key past its {@code expires_at}
- * gets a 401 too, whose message says it expired: its holder may know that much.
+ * gets a 401 too, whose message says it expired: its holder may know that much. A request of a
+ * console session comes with its caller already known (see the console's session filter) and goes
+ * through the same checks of expiry and rights.
  */
 public final class WorkspaceKeyFilter implements Filter {
     private static final String BEARER = "Bearer ";
@@ -35,6 +37,8 @@ public final class WorkspaceKeyFilter implements Filter {
             chain.proceed();
             return;
         }
+        // The console's session filter, before this one, registered the caller of a signed-in session.
+        Optional<Caller> signedIn = request.context().get(Caller.class);
         List<String> authorization = request.headers().all(HeaderNames.AUTHORIZATION, List::of);
         // Two Authorization headers are ambiguous (a proxy and the gateway might pick different
         // ones), so they count as none.
@@ -43,7 +47,7 @@ public final class WorkspaceKeyFilter implements Filter {
                         .filter(value -> value.regionMatches(true, 0, BEARER, 0, BEARER.length()))
                         .map(value -> value.substring(BEARER.length()).strip())
                         .orElse("");
-        Optional<Caller> caller = keys.authenticate(presented);
+        Optional<Caller> caller = signedIn.isPresent() ? signedIn : keys.authenticate(presented);
         if (caller.isEmpty()) {
             ApiError.invalidApiKey().send(response);
             return;

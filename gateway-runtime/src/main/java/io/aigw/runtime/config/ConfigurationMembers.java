@@ -78,6 +78,7 @@ public final class ConfigurationMembers {
             Map.entry("usage", values("queue-size")),
             Map.entry("cost-header", VALUE),
             Map.entry("access-log", VALUE),
+            Map.entry("console", values("enabled")),
             Map.entry("observe", values("port")),
             Map.entry("shutdown", values("grace-period")),
             Map.entry("plugins", values("dir", "watch", "settle", "call-timeout")),
