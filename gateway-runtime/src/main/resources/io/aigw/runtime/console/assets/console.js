@@ -130,17 +130,18 @@
       const keySelect = el('select', { id: 'usage-key' }, el('option', { value: '', text: 'every key' }),
         ...keys.data.map((k) => el('option', { value: k.id, text: k.name + ' (' + k.id + ')' })));
       const groups = ['key', 'model', 'day'].map((g) => el('label', {}, el('input', { type: 'checkbox', value: g, checked: g === 'key' ? 'checked' : null, class: 'usage-group' }), ' ' + g));
+      const from = el('input', { id: 'usage-from', type: 'date', value: day(0).slice(0, 8) + '01' });
+      const to = el('input', { id: 'usage-to', type: 'date', value: day(0) });
+      const modelInput = el('input', { id: 'usage-model', placeholder: 'any' });
       const form = el('form', { class: 'row', id: 'usage-form' },
-        field('From', el('input', { id: 'usage-from', type: 'date', value: day(0).slice(0, 8) + '01' })),
-        field('To', el('input', { id: 'usage-to', type: 'date', value: day(0) })),
-        field('Key', keySelect), field('Model', el('input', { id: 'usage-model', placeholder: 'any' })),
+        field('From', from), field('To', to), field('Key', keySelect), field('Model', modelInput),
         el('fieldset', {}, el('legend', { text: 'Group by' }), ...groups),
         el('button', { type: 'submit', text: 'Show' }));
       const csv = el('a', { id: 'usage-csv', text: 'Download CSV' });
       const out = el('div', { id: 'usage-table' });
       const error = el('p', { class: 'error', role: 'alert' });
       const run = async () => {
-        const params = new URLSearchParams({ from: $('usage-from').value, to: $('usage-to').value,
+        const params = new URLSearchParams({ from: from.value, to: to.value,
           group_by: [...root.querySelectorAll('.usage-group:checked')].map((c) => c.value).join(',') || 'key' });
         if (keySelect.value) params.set('key', keySelect.value);
         csv.setAttribute('href', '/admin/v1/usage?' + params + '&format=csv');
@@ -148,7 +149,7 @@
         try {
           error.textContent = '';
           const report = await api('GET', '/admin/v1/usage?' + params);
-          const model = $('usage-model').value.trim();
+          const model = modelInput.value.trim();
           const rows = report.data.filter((r) => !model || (r.model || '').includes(model));
           out.replaceChildren(table(['Key', 'Model', 'Day', 'Requests', 'Tokens', 'Cost'],
             rows.map((r) => [r.key_name || r.key_id, r.model, r.day, count(r.requests), count(r.total_tokens), usd(r.cost_usd)]),
@@ -181,9 +182,9 @@
     },
 
     async live(root) {
-      root.append(el('h2', { text: 'Live' }), el('p', { text: 'The last requests, newest first, as they end.' }),
-        el('div', { id: 'live-table' }));
-      renderLive();
+      const holder = el('div', { id: 'live-table' });
+      root.append(el('h2', { text: 'Live' }), el('p', { text: 'The last requests, newest first, as they end.' }), holder);
+      renderLive(holder);
     },
 
     async self(root) {
@@ -247,15 +248,15 @@
     const x = days.map((d) => Date.parse(d + 'T00:00:00Z') / 1000);
     const dashes = [[], [6, 3], [2, 3], [10, 4, 2, 4]];
     if (typeof uPlot === 'undefined') { holder.textContent = 'The chart library did not load.'; return; }
-    const width = Math.max(280, holder.clientWidth || 800);
+    // The holder is not in the page yet: the width is the page's, less main's padding.
+    const width = Math.max(260, Math.min(1168, document.documentElement.clientWidth - 40));
     new uPlot({ width, height: 260, series: [{}, ...names.map((name, i) => ({ label: name, stroke: ['#0b57d0', '#a40000', '#137333', '#6b3fa0'][i % 4],
       dash: dashes[i % 4], width: 2, value: (u, v) => v === null ? '—' : '$' + v.toFixed(4) }))],
       axes: [{}, { values: (u, ticks) => ticks.map((t) => '$' + t) }] }, [x, ...series], holder);
     holder.append(table(['Series', '30-day spend'], names.map((name, i) => [name, usd(series[i].reduce((a, b) => a + b, 0))])));
   }
 
-  function renderLive() {
-    const holder = $('live-table');
+  function renderLive(holder = $('live-table')) {
     if (!holder) return;
     holder.replaceChildren(table(['Time', 'Key', 'Model', 'Status', 'Latency ms', 'Tokens', 'Cost'],
       state.live.slice().reverse().map((e) => [new Date(e.at).toISOString().slice(11, 19), e.key_name || e.key_id, e.model,
