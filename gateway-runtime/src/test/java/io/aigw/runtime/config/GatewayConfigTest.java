@@ -192,7 +192,7 @@ public final class GatewayConfigTest {
                     base_url: http://127.0.0.1:9/v1
                 """), Map.of()));
 
-        assertEquals("unknown configuration key gateway.alias (known: access-log, aliases, auto, body-memory, catalogue,"
+        assertEquals("unknown configuration key gateway.alias (known: access-log, aliases, auto, body-memory, catalogue, console,"
                 + " cost-header, database, fairness, host, http2, keys, limits, master-key, max-body-size,"
                 + " max-concurrent-requests, name, observe, plugins, pools, port, protocols, shutdown, timeouts, tracing, transport, upstream-tls,"
                 + " usage);"

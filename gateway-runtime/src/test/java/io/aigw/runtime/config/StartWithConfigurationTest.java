@@ -57,7 +57,7 @@ public final class StartWithConfigurationTest {
         assertFalse(run.listened(), run.output());
         assertEquals(2, run.exitCode(), run.output());
         assertTrue(run.errors().contains("The gateway cannot start: unknown configuration key gateway.alias (known:"
-                + " access-log, aliases, auto, body-memory, catalogue, cost-header, database, fairness, host, http2, keys,"
+                + " access-log, aliases, auto, body-memory, catalogue, console, cost-header, database, fairness, host, http2, keys,"
                 + " limits, master-key, max-body-size, max-concurrent-requests, name, observe, plugins, pools, port, protocols,"
                 + " shutdown, timeouts, tracing, transport, upstream-tls, usage); unknown configuration key"
                 + " providers.openai.kyes (known: api-key, base-url, default-model, enabled, headers, keys, models, prefix,"
