@@ -6,6 +6,7 @@ import io.aigw.runtime.admin.AdminUpstreamsService;
 import io.aigw.runtime.admin.AdminUsageService;
 import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.api.ChatCompletionsService;
+import io.aigw.runtime.api.MessagesService;
 import io.aigw.runtime.api.ModelsService;
 import io.aigw.runtime.api.RequestAdmission;
 import io.aigw.runtime.api.ResponsesService;
@@ -224,6 +225,7 @@ public final class Gateway implements AutoCloseable {
                 .register("/api/v1/chat/completions", new ChatCompletionsService(dispatcher, admission))
                 .register("/api/v1/responses", new ResponsesService(dispatcher, new StoredCalls(routes,
                         upstreams.forwarder(), rateLimiter, upstream.timeouts().total()), responses, admission))
+                .register("/anthropic/v1/messages", new MessagesService(dispatcher, admission))
                 .register("/api/v1/models", new ModelsService(routes, upstreams.catalogues(), config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))

@@ -75,7 +75,7 @@ final class ChatRequestReader {
             switch (name) {
                 case "model" -> model = readModel(json);
                 case "messages" -> {
-                    readMessages();
+                    readMessages(json);
                     messagesSeen = true;
                 }
                 case "stream" -> stream = readStream(json);
@@ -122,7 +122,7 @@ final class ChatRequestReader {
         return model;
     }
 
-    private void readMessages() {
+    static void readMessages(JsonBytes json) {
         if (json.peek() != '[') {
             json.requireValue(2);
             throw invalid("messages", "'messages' must be an array of message objects.");

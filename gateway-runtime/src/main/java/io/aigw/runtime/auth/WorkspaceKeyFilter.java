@@ -1,6 +1,8 @@
 package io.aigw.runtime.auth;
 
 import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.error.ErrorShape;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Filter;
@@ -13,7 +15,10 @@ import java.util.Optional;
 
 /**
  * Lets a request under {@code /api/} through only with {@code Authorization: Bearer <workspace key>},
- * and one under {@code /admin/} only with an admin key. Every way of failing (no header, another
+ * one under {@code /anthropic/} with the key as {@code x-api-key} (what the Anthropic SDKs and Claude
+ * Code's {@code ANTHROPIC_API_KEY} send) or as a Bearer token ({@code ANTHROPIC_AUTH_TOKEN}), and
+ * one under {@code /admin/} only with an admin key. Refusals take the error shape of the path's
+ * surface ({@link ErrorShape}). Every way of failing (no header, another
  * scheme, a wrong prefix, an unknown or revoked key) takes the same path and gets the same 401, so
  * neither the answer nor its timing tells a caller which it was. A key past its {@code expires_at}
  * gets a 401 too, whose message says it expired: its holder may know that much. A request of a
@@ -22,6 +27,7 @@ import java.util.Optional;
  */
 public final class WorkspaceKeyFilter implements Filter {
     private static final String BEARER = "Bearer ";
+    private static final HeaderName X_API_KEY = HeaderNames.create("x-api-key");
 
     private final WorkspaceKeys keys;
 
@@ -33,27 +39,25 @@ public final class WorkspaceKeyFilter implements Filter {
     public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         String path = request.path().path();
         boolean admin = path.startsWith("/admin/");
-        if (!admin && !path.startsWith("/api/")) {
+        ErrorShape shape = ErrorShape.forPath(path);
+        if (!admin && shape != ErrorShape.ANTHROPIC && !path.startsWith("/api/")) {
             chain.proceed();
             return;
         }
         // The console's session filter, before this one, registered the caller of a signed-in session.
         Optional<Caller> signedIn = request.context().get(Caller.class);
-        List<String> authorization = request.headers().all(HeaderNames.AUTHORIZATION, List::of);
-        // Two Authorization headers are ambiguous (a proxy and the gateway might pick different
-        // ones), so they count as none.
-        String presented = authorization.size() != 1 ? ""
-                : Optional.of(authorization.get(0))
-                        .filter(value -> value.regionMatches(true, 0, BEARER, 0, BEARER.length()))
-                        .map(value -> value.substring(BEARER.length()).strip())
-                        .orElse("");
+        List<String> apiKey = request.headers().all(X_API_KEY, List::of);
+        String presented = shape == ErrorShape.ANTHROPIC && !apiKey.isEmpty()
+                ? (apiKey.size() == 1 ? apiKey.get(0).strip() : "")
+                : bearer(request.headers().all(HeaderNames.AUTHORIZATION, List::of));
         Optional<Caller> caller = signedIn.isPresent() ? signedIn : keys.authenticate(presented);
         if (caller.isEmpty()) {
-            ApiError.invalidApiKey().send(response);
+            (shape == ErrorShape.ANTHROPIC ? ApiError.invalidAnthropicKey() : ApiError.invalidApiKey())
+                    .send(response, shape, null);
             return;
         }
         if (caller.get().policy().expiredAt(Instant.now())) {
-            ApiError.expiredApiKey().send(response);
+            ApiError.expiredApiKey().send(response, shape, null);
             return;
         }
         if (admin && !caller.get().admin()) {
@@ -63,5 +67,17 @@ public final class WorkspaceKeyFilter implements Filter {
         }
         request.context().register(caller.get());
         chain.proceed();
+    }
+
+    /**
+     * The key in a lone {@code Authorization: Bearer} header, else empty: two Authorization headers
+     * are ambiguous (a proxy and the gateway might pick different ones), so they count as none.
+     */
+    private static String bearer(List<String> authorization) {
+        return authorization.size() != 1 ? ""
+                : Optional.of(authorization.get(0))
+                        .filter(value -> value.regionMatches(true, 0, BEARER, 0, BEARER.length()))
+                        .map(value -> value.substring(BEARER.length()).strip())
+                        .orElse("");
     }
 }

@@ -27,6 +27,13 @@ public record ApiError(Status status, String message, String type, String param,
                 "authentication_error", null, "invalid_api_key");
     }
 
+    /** As {@link #invalidApiKey()}, for the Anthropic surface, which takes the key in either header. */
+    public static ApiError invalidAnthropicKey() {
+        return new ApiError(Status.UNAUTHORIZED_401,
+                "Invalid or missing workspace key. Send it as 'x-api-key: sk-gw-...' or 'Authorization: Bearer sk-gw-...'.",
+                "authentication_error", null, "invalid_api_key");
+    }
+
     /** A known key past its {@code expires_at}: refused as a revoked one is, with a message that says why. */
     public static ApiError expiredApiKey() {
         return new ApiError(Status.UNAUTHORIZED_401, "This workspace key has expired; ask an admin for a new one"
@@ -203,9 +210,14 @@ public record ApiError(Status status, String message, String type, String param,
 
     /** Sends this error as the whole response. */
     public void send(ServerResponse response) {
+        send(response, ErrorShape.OPENAI, null);
+    }
+
+    /** Sends this error as the whole response, in {@code shape}; {@code requestId} is the request's id. */
+    public void send(ServerResponse response, ErrorShape shape, String requestId) {
         response.status(status);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.send(toJson());
+        response.send(shape.body(status.code(), toJson(), requestId));
     }
 
     private static void addOrNull(JsonObjectBuilder builder, String name, String value) {

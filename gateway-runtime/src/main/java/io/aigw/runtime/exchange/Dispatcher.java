@@ -102,7 +102,7 @@ public final class Dispatcher {
                 case FailedBeforeFirstByte(Attempt attempt, Failure failure) -> {
                     status = failure.status().code();
                     failureSentAt = System.nanoTime();
-                    failure.send(response);
+                    failure.send(response, exchange.endpoint().errorShape(), exchange.requestId());
                 }
                 case FailedAfterFirstByte(Attempt attempt, String message, boolean answerEnds) -> {
                     status = attempt.status();

@@ -1,5 +1,6 @@
 package io.aigw.runtime.exchange;
 
+import io.aigw.runtime.error.ErrorShape;
 import io.aigw.spi.UpstreamApi;
 import java.util.Locale;
 
@@ -32,6 +33,19 @@ public enum Endpoint {
     /** The upstream API a provider must serve for the exchange to be forwarded to it. */
     public UpstreamApi api() {
         return api;
+    }
+
+    /** The shape of the errors answered on this endpoint. */
+    public ErrorShape errorShape() {
+        return ErrorShape.forPath(path);
+    }
+
+    /**
+     * Whether an upstream bills the exchange: all but a token count, which is free and counts only as
+     * a request against a key's {@code rpm}.
+     */
+    public boolean billed() {
+        return this != COUNT_TOKENS;
     }
 
     /** The endpoint's name in metrics, logs and usage records: {@code chat_completions}, {@code embeddings}... */

@@ -56,6 +56,15 @@ public final class ReportedUsage {
         return -1;
     }
 
+    /**
+     * The last {@code usage} object in {@code json[offset, offset + length)}, parsed, as
+     * {@link #inAnswer} finds it; empty where there is none or it is malformed.
+     */
+    static Optional<JsonObject> lastUsageObject(byte[] json, int offset, int length) {
+        int at = usageObject(json, offset, offset + length);
+        return at < 0 ? Optional.empty() : parseObject(json, at, offset + length);
+    }
+
     /** The JSON object that starts at {@code json[from]}; empty when it is malformed. */
     static Optional<JsonObject> parseObject(byte[] json, int from, int end) {
         // From a String: over an InputStream, the parser would allocate an 8 KB decoder per answer.

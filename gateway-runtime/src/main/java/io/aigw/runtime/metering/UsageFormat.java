@@ -15,6 +15,9 @@ public interface UsageFormat {
     /** OpenAI's Responses: a response's {@code usage} with {@code input_tokens} and the rest. */
     UsageFormat RESPONSES = new ResponsesUsage();
 
+    /** Anthropic's Messages: {@code usage} with {@code input_tokens}, the cache's two counts and {@code output_tokens}. */
+    UsageFormat MESSAGES = new MessagesUsage();
+
     /**
      * The usage a whole answer (or an error answer, which may report some) holds in
      * {@code json[offset, offset + length)}, which may be only the answer's end; empty when none.

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.ApiError;
+import io.aigw.runtime.error.ErrorShape;
 import io.aigw.runtime.plugin.Provider;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -186,12 +187,20 @@ public record Failure(Status status, byte[] body, String summary, Function<Strin
         return new Failure(status, rewrite.apply(message), summary, rewrite, headers, movesOn);
     }
 
-    /** Sends the failure to the caller as its answer. */
+    /** Sends the failure to the caller as its answer, in OpenAI's error shape. */
     public void send(ServerResponse response) {
+        send(response, ErrorShape.OPENAI, null);
+    }
+
+    /**
+     * Sends the failure to the caller as its answer, in {@code shape}: an upstream's body already in
+     * that shape goes as it came.
+     */
+    public void send(ServerResponse response, ErrorShape shape, String requestId) {
         response.status(status);
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         RelayedHeaders.addTo(response, headers);
-        response.send(body);
+        response.send(shape.body(status.code(), body, requestId));
     }
 
     /** A timeout as a message shows it: {@code 120 s}, or {@code 1500 ms} when not whole seconds. */

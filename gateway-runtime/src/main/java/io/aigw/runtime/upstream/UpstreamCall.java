@@ -76,7 +76,8 @@ final class UpstreamCall {
             caller.hangup().watch(deadline);
             HttpClientResponse upstream;
             try {
-                upstream = clients.apply(provider, key).post(request.api(), body, request.stream(), caller.requestId(),
+                upstream = clients.apply(provider, key).post(request.api(), request.pathBelowApi(), request.headers(),
+                        body, request.stream(), caller.requestId(),
                         caller.context().get(UpstreamTrace.class));
             } catch (RuntimeException e) {
                 return ended(route, deadline, e, true, System.nanoTime() - started);

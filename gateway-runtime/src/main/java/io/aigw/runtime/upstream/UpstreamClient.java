@@ -28,6 +28,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The HTTP client of one upstream key of a provider: keep-alive connections to the key's base URL,
@@ -57,6 +58,8 @@ final class UpstreamClient {
     private final Http1Client client;
     /** Each API's URL, parsed once: given a string, the client would parse it again on every request. */
     private final Map<UpstreamApi, ClientUri> uris;
+    /** The URLs under an API's, such as the Messages API's {@code /count_tokens}, parsed once each. */
+    private final Map<String, ClientUri> belowUris = new ConcurrentHashMap<>();
     /** {@link Deadlines} ends every wait on an upstream; this is what the connections need besides. */
     private final Duration readTimeout;
     private final UpstreamConnections connections;
@@ -66,7 +69,10 @@ final class UpstreamClient {
         // Marked sensitive, as a secret is: HTTP/2's header compression, should this client ever
         // speak it, never indexes such a header.
         this.bearerKey = Optional.of(HeaderValues.createCached(HeaderNames.AUTHORIZATION, false, true, key.bearer()));
-        this.xApiKey = Optional.of(HeaderValues.createCached(X_API_KEY, false, true, key.value()));
+        // x-api-key is Anthropic's own API's; compatible upstreams (OpenRouter's) take the Bearer form.
+        this.xApiKey = provider.homeFor().contains(UpstreamApi.MESSAGES)
+                ? Optional.of(HeaderValues.createCached(X_API_KEY, false, true, key.value()))
+                : bearerKey;
         Map<UpstreamApi, ClientUri> uris = new EnumMap<>(UpstreamApi.class);
         key.apis().forEach((api, url) -> uris.put(api, ClientUri.create(url)));
         this.uris = uris;
@@ -105,12 +111,21 @@ final class UpstreamClient {
     /**
      * Sends a request on {@code api}, which the provider serves, and returns once the response
      * headers are in.
+     *
+     * @param below   a path under the API's URL ({@link UpstreamRequest#pathBelowApi()}), or empty
+     * @param headers the caller's headers that go with it ({@link UpstreamRequest#headers()})
      */
-    HttpClientResponse post(UpstreamApi api, byte[] body, boolean stream, String requestId,
-                            Optional<UpstreamTrace> trace) {
-        ClientUri uri = uris.get(api);
+    HttpClientResponse post(UpstreamApi api, String below, List<Header> headers, byte[] body, boolean stream,
+                            String requestId, Optional<UpstreamTrace> trace) {
+        ClientUri uri = below.isEmpty() ? uris.get(api)
+                : belowUris.computeIfAbsent(api.name() + below,
+                        name -> ClientUri.create(URI.create(uris.get(api).toUri() + below)));
         Optional<Header> key = api == UpstreamApi.MESSAGES ? xApiKey : bearerKey;
-        return connections.submit(() -> request(uri, key, stream, requestId, trace), body);
+        return connections.submit(() -> {
+            Http1ClientRequest request = request(uri, key, stream, requestId, trace);
+            headers.forEach(request::header);
+            return request;
+        }, body);
     }
 
     /**

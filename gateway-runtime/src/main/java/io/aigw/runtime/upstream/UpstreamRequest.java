@@ -2,6 +2,8 @@ package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.routing.Route;
 import io.aigw.spi.UpstreamApi;
+import io.helidon.http.Header;
+import java.util.List;
 
 /** A caller's request as the upstream layer needs it: one body per route it may be sent to. */
 public interface UpstreamRequest {
@@ -14,6 +16,19 @@ public interface UpstreamRequest {
 
     /** Whether the caller asked for a stream of server-sent events. */
     boolean stream();
+
+    /**
+     * Where under the API's URL the request goes: empty for the API itself, else a path such as
+     * {@code /count_tokens} (the Messages API's token count).
+     */
+    default String pathBelowApi() {
+        return "";
+    }
+
+    /** Headers of the caller's that go upstream with the request, such as {@code anthropic-version}. */
+    default List<Header> headers() {
+        return List.of();
+    }
 
     /** Returns the body to send along {@code route}; called once per attempt, and only when attempted. */
     byte[] bodyFor(Route route);

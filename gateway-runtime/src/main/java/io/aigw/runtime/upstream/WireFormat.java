@@ -16,6 +16,9 @@ public interface WireFormat {
     /** OpenAI's Responses: named events, the last {@code response.completed} (or failed, incomplete). */
     WireFormat RESPONSES = new ResponsesFormat();
 
+    /** Anthropic's Messages: a stream ends with {@code message_stop}, a cut one with an {@code error} event. */
+    WireFormat MESSAGES = new MessagesFormat();
+
     /** Where the API reports usage. */
     UsageFormat usage();
 
