@@ -28,6 +28,7 @@ import java.util.Optional;
 public final class WorkspaceKeyFilter implements Filter {
     private static final String BEARER = "Bearer ";
     private static final HeaderName X_API_KEY = HeaderNames.create("x-api-key");
+    private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
 
     private final WorkspaceKeys keys;
 
@@ -51,13 +52,15 @@ public final class WorkspaceKeyFilter implements Filter {
                 ? (apiKey.size() == 1 ? apiKey.get(0).strip() : "")
                 : bearer(request.headers().all(HeaderNames.AUTHORIZATION, List::of));
         Optional<Caller> caller = signedIn.isPresent() ? signedIn : keys.authenticate(presented);
+        // The outermost filter has given the request its id, on the answer already.
+        String requestId = response.headers().first(REQUEST_ID).orElse(null);
         if (caller.isEmpty()) {
             (shape == ErrorShape.ANTHROPIC ? ApiError.invalidAnthropicKey() : ApiError.invalidApiKey())
-                    .send(response, shape, null);
+                    .send(response, shape, requestId);
             return;
         }
         if (caller.get().policy().expiredAt(Instant.now())) {
-            ApiError.expiredApiKey().send(response, shape, null);
+            ApiError.expiredApiKey().send(response, shape, requestId);
             return;
         }
         if (admin && !caller.get().admin()) {

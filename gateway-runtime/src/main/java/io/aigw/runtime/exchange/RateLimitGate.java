@@ -1,13 +1,14 @@
 package io.aigw.runtime.exchange;
 
-import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.error.ErrorShape;
 import io.aigw.runtime.limits.BudgetClaim;
 import io.aigw.runtime.limits.Decision;
 import io.aigw.runtime.limits.LimitHeaders;
 import io.aigw.runtime.limits.Limits;
 import io.aigw.runtime.limits.OutputEstimate;
+import io.aigw.runtime.limits.Quota;
 import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.limits.RecentCompletions;
 import io.aigw.runtime.limits.Reservation;
@@ -68,12 +69,15 @@ final class RateLimitGate {
      *                      the gateway is told to deny then
      */
     Admission admit(Exchange exchange, Destination destination, PriceBook prices, ServerResponse response) {
-        Caller caller = exchange.caller();
-        KeyPolicy policy = caller.policy();
+        KeyPolicy policy = exchange.caller().policy();
         if (!policy.reserves()) {
             return Held.NOTHING;
         }
         Limits limits = Limits.of(policy);
+        if (!exchange.endpoint().billed()) {
+            // A token count is free: a request against the key's rpm, nothing against its tpm or budget.
+            return reserve(exchange, response, limits, 0, BudgetClaim.NONE);
+        }
         long promptTokens = TokenEstimate.promptTokens(exchange.body().length);
         long cap = exchange.maxOutputTokens() >= 0 ? exchange.maxOutputTokens() : outputCap(destination);
         OutputEstimate output = exchange.maxOutputTokens() >= 0 ? OutputEstimate.requested(cap)
@@ -86,18 +90,25 @@ final class RateLimitGate {
         // one request can spend beyond its reservation.
         BudgetClaim budget = policy.budget().isEmpty() ? BudgetClaim.NONE
                 : claim(policy, costBound(exchange.model(), destination, prices, promptTokens, cap));
-        return switch (limiter.reserve(caller.keyId(), limits, estimate, budget)) {
+        return reserve(exchange, response, limits, estimate, budget);
+    }
+
+    /** Reserves one request, {@code estimate} tokens and {@code budget} against the caller's key. */
+    private Admission reserve(Exchange exchange, ServerResponse response, Limits limits, long estimate,
+                              BudgetClaim budget) {
+        KeyPolicy policy = exchange.caller().policy();
+        return switch (limiter.reserve(exchange.caller().keyId(), limits, estimate, budget)) {
             case Decision.Admitted admitted -> {
-                admitted.quota().ifPresent(quota -> LimitHeaders.put(response, quota));
+                admitted.quota().ifPresent(quota -> limitHeaders(exchange, response, quota));
                 yield new Held(admitted.reservation(), estimate);
             }
             case Decision.Refused refused when refused.limit().equals("budget") -> {
-                LimitHeaders.put(response, refused.quota());
+                limitHeaders(exchange, response, refused.quota());
                 yield new Refused(refused.limit(),
                         new ApiException(ApiError.insufficientQuota(budgetMessage(policy, refused, budget))));
             }
             case Decision.Refused refused -> {
-                LimitHeaders.put(response, refused.quota());
+                limitHeaders(exchange, response, refused.quota());
                 response.header(HeaderNames.RETRY_AFTER, LimitHeaders.retryAfter(refused.quota()));
                 yield new Refused(refused.limit(),
                         new ApiException(ApiError.rateLimited(refused.limit(), message(refused, limits, estimate))));
@@ -130,6 +141,15 @@ final class RateLimitGate {
         long used = usage.promptTokens() >= 0 && usage.completionTokens() >= 0
                 ? usage.promptTokens() + usage.completionTokens() : usage.totalTokens();
         held.reservation().settle(used >= 0 ? used : held.estimate(), cost.map(Usd::nanos).orElse(-1L));
+    }
+
+    /** The key's limit headers, as the SDKs of the surface the exchange came through read them. */
+    private static void limitHeaders(Exchange exchange, ServerResponse response, Quota quota) {
+        if (exchange.endpoint().errorShape() == ErrorShape.ANTHROPIC) {
+            LimitHeaders.putAnthropic(response, quota);
+        } else {
+            LimitHeaders.put(response, quota);
+        }
     }
 
     private static BudgetClaim claim(KeyPolicy policy, Usd cost) {

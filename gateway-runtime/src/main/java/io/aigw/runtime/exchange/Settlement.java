@@ -35,7 +35,9 @@ final class Settlement {
         }
         Attempt last = tried.get(tried.size() - 1);
         byte[] prompt = exchange.body();
-        Charge charge = Charge.of(last, prices, () -> TextEstimate.textBytes(prompt, 0, prompt.length));
+        // A token count is free, whatever its answer says.
+        Charge charge = !exchange.endpoint().billed() ? Charge.nothing()
+                : Charge.of(last, prices, () -> TextEstimate.textBytes(prompt, 0, prompt.length));
         List<ExchangeRecord.Billed> billed = billed(tried, prices);
         Optional<Usd> spent = charge.cost().amount();
         for (ExchangeRecord.Billed attempt : billed) {

@@ -24,7 +24,7 @@ public record Charge(TokenUsage tokens, Cost cost) {
     /** What a request no provider was tried for used: nothing, counted, not unknown. */
     private static final TokenUsage NO_TOKENS = new TokenUsage(0, 0, 0);
 
-    /** What a request that no provider was tried for is charged: nothing, for no tokens. */
+    /** What a request that no provider was tried for, or a free one (a token count), is charged: nothing, for no tokens. */
     public static Charge nothing() {
         return new Charge(NO_TOKENS, new Cost.NotBilled());
     }

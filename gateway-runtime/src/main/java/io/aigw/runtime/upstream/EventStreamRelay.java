@@ -56,6 +56,7 @@ final class EventStreamRelay {
         response.header(HeaderValues.CACHE_NO_CACHE);
         response.header(Upstream.PROVIDER_HEADER, provider.prefix());
         response.header(ServerTiming.HEADER, ServerTiming.value(caller.startedNanos(), waitedBefore + waited));
+        RelayedHeaders.addTo(response, RelayedHeaders.of(upstream));
         OutputStream out = response.outputStream();
         AnswerStart start = new AnswerStart(route, true, waited, System.nanoTime());
         SseRelay relay = new SseRelay(in, out, format, hideUsageChunk, endsByClose, created);

@@ -11,25 +11,30 @@ import java.util.List;
 
 /**
  * Which of an upstream's headers reach the caller: its {@code Content-Type}, the
- * {@code Retry-After} and {@code x-ratelimit-*} headers an SDK backs off by, and the
- * {@code Location} of a redirect (3xx), which the gateway passes back rather than follows and
- * which is the point of such an answer. Each is passed on only when well formed
+ * {@code Retry-After} and {@code x-ratelimit-*} headers an SDK backs off by, Anthropic's
+ * {@code request-id} and {@code anthropic-*} headers (its rate limits among them), which its SDKs
+ * read, and the {@code Location} of a redirect (3xx), which the gateway passes back rather than
+ * follows and which is the point of such an answer. Each is passed on only when well formed
  * ({@link HeaderSyntax}), so that an upstream cannot break or split the caller's answer; the
  * client itself leaves the headers it parses unchecked.
  */
 final class RelayedHeaders {
     private static final String RATE_LIMIT = "x-ratelimit-";
+    private static final String ANTHROPIC_RATE_LIMIT = "anthropic-ratelimit-";
     private static final String LOCATION = "location";
-    private static final List<String> RETRY_PREFIXES = List.of("retry-after", RATE_LIMIT);
-    private static final HeaderName GATEWAY_LIMITS_REQUESTS = HeaderNames.create("x-ratelimit-limit-requests");
-    private static final HeaderName GATEWAY_LIMITS_TOKENS = HeaderNames.create("x-ratelimit-limit-tokens");
+    private static final String REQUEST_ID = "request-id";
+    private static final List<String> RELAYED_PREFIXES = List.of("retry-after", RATE_LIMIT, "anthropic-");
+    private static final List<HeaderName> GATEWAY_LIMITS = List.of(
+            HeaderNames.create("x-ratelimit-limit-requests"), HeaderNames.create("x-ratelimit-limit-tokens"),
+            HeaderNames.create("anthropic-ratelimit-requests-limit"),
+            HeaderNames.create("anthropic-ratelimit-tokens-limit"));
 
     private RelayedHeaders() {
     }
 
     /**
-     * The upstream's headers that tell an SDK when to retry, and a redirect's {@code Location},
-     * those of them that are well formed.
+     * The upstream's headers that tell an SDK when to retry, Anthropic's own, and a redirect's
+     * {@code Location}, those of them that are well formed.
      */
     static List<Header> of(HttpClientResponse upstream) {
         int status = upstream.status().code();
@@ -37,7 +42,7 @@ final class RelayedHeaders {
         List<Header> relayed = new ArrayList<>();
         for (Header header : upstream.headers()) {
             // Every value: a header the upstream sent more than once holds them all.
-            if ((isRetryHeader(header.name()) || redirect && header.name().equalsIgnoreCase(LOCATION))
+            if ((isRelayed(header.name()) || redirect && header.name().equalsIgnoreCase(LOCATION))
                     && HeaderSyntax.isName(header.name())
                     && header.allValues().stream().allMatch(HeaderSyntax::isValue)) {
                 relayed.add(header);
@@ -48,26 +53,33 @@ final class RelayedHeaders {
 
     /**
      * Adds the relayed {@code headers} to the caller's answer. Where the gateway has put its own
-     * {@code x-ratelimit-*} headers on it (a key with rate limits), those are what the caller's SDK
-     * must read, so none of the upstream's is added; its {@code Retry-After} still is.
+     * rate-limit headers on it (a key with rate limits), those are what the caller's SDK must read,
+     * so none of the upstream's is added; its {@code Retry-After} still is.
      */
     static void addTo(ServerResponse response, List<Header> headers) {
-        boolean gatewayLimits = response.headers().contains(GATEWAY_LIMITS_REQUESTS)
-                || response.headers().contains(GATEWAY_LIMITS_TOKENS);
+        boolean gatewayLimits = GATEWAY_LIMITS.stream().anyMatch(response.headers()::contains);
         for (Header header : headers) {
-            if (!(gatewayLimits && header.name().regionMatches(true, 0, RATE_LIMIT, 0, RATE_LIMIT.length()))) {
+            if (!(gatewayLimits && (startsWith(header.name(), RATE_LIMIT)
+                    || startsWith(header.name(), ANTHROPIC_RATE_LIMIT)))) {
                 response.header(header);
             }
         }
     }
 
-    private static boolean isRetryHeader(String name) {
-        for (String prefix : RETRY_PREFIXES) {
-            if (name.regionMatches(true, 0, prefix, 0, prefix.length())) {
+    private static boolean isRelayed(String name) {
+        if (name.equalsIgnoreCase(REQUEST_ID)) {
+            return true;
+        }
+        for (String prefix : RELAYED_PREFIXES) {
+            if (startsWith(name, prefix)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean startsWith(String name, String prefix) {
+        return name.regionMatches(true, 0, prefix, 0, prefix.length());
     }
 
     /**
