@@ -5,6 +5,7 @@ import io.aigw.runtime.admin.AdminPluginsService;
 import io.aigw.runtime.admin.AdminUpstreamsService;
 import io.aigw.runtime.admin.AdminUsageService;
 import io.aigw.runtime.admin.KeyIssuer;
+import io.aigw.runtime.api.AnthropicModelsService;
 import io.aigw.runtime.api.ChatCompletionsService;
 import io.aigw.runtime.api.MessagesService;
 import io.aigw.runtime.api.ModelsService;
@@ -226,6 +227,7 @@ public final class Gateway implements AutoCloseable {
                 .register("/api/v1/responses", new ResponsesService(dispatcher, new StoredCalls(routes,
                         upstreams.forwarder(), rateLimiter, upstream.timeouts().total()), responses, admission))
                 .register("/anthropic/v1/messages", new MessagesService(dispatcher, admission))
+                .register("/anthropic/v1/models", new AnthropicModelsService(routes))
                 .register("/api/v1/models", new ModelsService(routes, upstreams.catalogues(), config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))
