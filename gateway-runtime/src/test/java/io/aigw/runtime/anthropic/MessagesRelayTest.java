@@ -56,6 +56,38 @@ public final class MessagesRelayTest {
     }
 
     @Test
+    void theUpstreamsRequestIdAndAnthropicHeadersReachTheCallerOfAnAnswerAndOfAStream() {
+        front.upstream().enqueue(AnthropicUpstream.message(AnthropicUpstream.MESSAGE));
+        front.upstream().enqueue(AnthropicUpstream.stream(AnthropicUpstream.STREAM));
+
+        for (boolean stream : new boolean[] {false, true}) {
+            HttpResponse<String> response = front.gateway().send(messages(front.gateway(),
+                    body("claude-sonnet-4-5", stream)).build());
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(AnthropicUpstream.REQUEST_ID, response.headers().firstValue("request-id").orElseThrow());
+            assertEquals("27796668-7351-40ac-acc4-024aee8995a5",
+                    response.headers().firstValue("anthropic-organization-id").orElseThrow());
+            assertEquals("49", response.headers().firstValue("anthropic-ratelimit-requests-remaining").orElseThrow());
+        }
+    }
+
+    @Test
+    void theWorkspaceKeyIsTakenAsABearerTokenAndNeitherFormGoesUpstream() throws Exception {
+        front.upstream().enqueue(AnthropicUpstream.message(AnthropicUpstream.MESSAGE));
+
+        HttpResponse<String> response = front.gateway().send(HttpRequest.newBuilder(
+                        front.gateway().uri("/anthropic/v1/messages"))
+                .header("Authorization", "Bearer " + TestGateway.KEY)
+                .POST(HttpRequest.BodyPublishers.ofString(body("claude-sonnet-4-5", false))).build());
+
+        assertEquals(200, response.statusCode(), response.body());
+        RecordedRequest received = front.upstream().takeRequest(5, TimeUnit.SECONDS);
+        assertEquals("sk-upstream-anthropic", received.getHeaders().get("x-api-key"));
+        assertNull(received.getHeaders().get("Authorization"));
+    }
+
+    @Test
     void aStreamComesBackAsItCameEventByEvent() throws Exception {
         front.upstream().enqueue(AnthropicUpstream.stream(AnthropicUpstream.STREAM));
 
