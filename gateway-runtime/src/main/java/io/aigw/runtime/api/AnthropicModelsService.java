@@ -44,7 +44,17 @@ public final class AnthropicModelsService implements HttpService {
     }
 
     /** The models of one routing table, by id, in order. */
-    private record Listed(RoutingTable table, Map<String, JsonObject> models) {
+    private record Listed(RoutingTable table, Map<String, Model> models) {
+    }
+
+    /**
+     * One model as listed, and the id a key's allow-list may name it by besides: with its provider's
+     * prefix, as on the OpenAI surface.
+     */
+    private record Model(JsonObject json, String prefixedId) {
+        boolean allowedBy(KeyPolicy policy) {
+            return policy.allows(json.getString("id")) || policy.allows(prefixedId);
+        }
     }
 
     @Override
@@ -58,8 +68,8 @@ public final class AnthropicModelsService implements HttpService {
         JsonArrayBuilder data = Jsons.PROVIDER.createArrayBuilder();
         List<String> ids = new ArrayList<>();
         current().models().forEach((id, model) -> {
-            if (policy.allows(id)) {
-                data.add(model);
+            if (model.allowedBy(policy)) {
+                data.add(model.json());
                 ids.add(id);
             }
         });
@@ -74,15 +84,15 @@ public final class AnthropicModelsService implements HttpService {
 
     private void retrieve(ServerRequest request, ServerResponse response) {
         String id = request.path().pathParameters().get("id");
-        JsonObject model = current().models().get(id);
+        Model model = current().models().get(id);
         // A model the key may not use is not in its list, so it is not found either.
-        if (model == null || !policy(request).allows(id)) {
+        if (model == null || !model.allowedBy(policy(request))) {
             String shown = id.length() > 100 ? id.substring(0, 100) + "..." : id;
             throw new ApiException(new ApiError(Status.NOT_FOUND_404, "The model '" + shown + "' does not exist:"
                     + " GET /anthropic/v1/models lists the models this key may use.", "invalid_request_error",
                     "model", "model_not_found"));
         }
-        send(response, model);
+        send(response, model.json());
     }
 
     private Listed current() {
@@ -95,8 +105,8 @@ public final class AnthropicModelsService implements HttpService {
         return answer;
     }
 
-    private static Map<String, JsonObject> models(RoutingTable table) {
-        Map<String, JsonObject> models = new LinkedHashMap<>();
+    private static Map<String, Model> models(RoutingTable table) {
+        Map<String, Model> models = new LinkedHashMap<>();
         for (Provider provider : table.byPriority()) {
             if (!provider.serves(UpstreamApi.MESSAGES)) {
                 continue;
@@ -106,8 +116,9 @@ public final class AnthropicModelsService implements HttpService {
             for (ModelEntry model : provider.catalogue()) {
                 String id = home ? model.id() : provider.publicId(model.id());
                 if (reaches(table, id, provider, model)) {
-                    models.putIfAbsent(id, Jsons.PROVIDER.createObjectBuilder().add("type", "model").add("id", id)
-                            .add("display_name", model.name()).add("created_at", created).build());
+                    models.putIfAbsent(id, new Model(Jsons.PROVIDER.createObjectBuilder().add("type", "model")
+                            .add("id", id).add("display_name", model.name()).add("created_at", created).build(),
+                            provider.publicId(model.id())));
                 }
             }
         }

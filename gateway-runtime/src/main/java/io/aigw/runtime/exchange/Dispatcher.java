@@ -10,6 +10,8 @@ import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.Destination;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.routing.RoutingSnapshot;
+import io.aigw.runtime.routing.RoutingTable;
+import io.aigw.runtime.store.KeyPolicy;
 import io.aigw.runtime.upstream.Attempt;
 import io.aigw.runtime.upstream.CallOutcome;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
@@ -76,7 +78,7 @@ public final class Dispatcher {
         PriceBook prices = routes.prices();
         try {
             // Refused once it has begun, as every policy is: logged, counted and recorded with its model.
-            if (!ModelAccess.allows(exchange.caller().policy(), routes.table(), exchange.model())) {
+            if (!allowed(exchange, routes.table())) {
                 throw new ApiException(ApiError.modelNotAllowed(exchange.model()));
             }
             Destination destination = routes.table().destination(exchange.model(), exchange.endpoint().api());
@@ -124,6 +126,28 @@ public final class Dispatcher {
                     : tried.get(tried.size() - 1).firstByteNanos();
             listener.exchangeEnded(Settlement.settle(exchange, tried, status, firstByte, limits, held, prices,
                     refusedBy));
+        }
+    }
+
+    /**
+     * Whether the caller's key may use the model asked for: by the id asked, or, for a bare id that
+     * goes to its API's home ({@code claude-sonnet-4-5} on the Messages API), by the id it has there
+     * with its provider's prefix ({@code anthropic/claude-sonnet-4-5}), so that one allow-list holds
+     * on every surface.
+     */
+    private static boolean allowed(Exchange exchange, RoutingTable table) {
+        KeyPolicy policy = exchange.caller().policy();
+        if (ModelAccess.allows(policy, table, exchange.model())) {
+            return true;
+        }
+        if (exchange.model().indexOf('/') >= 0) {
+            return false;
+        }
+        try {
+            return table.destination(exchange.model(), exchange.endpoint().api()) instanceof Route route
+                    && policy.allows(route.provider().publicId(route.upstreamModel()));
+        } catch (ApiException e) {
+            return false;
         }
     }
 }

@@ -72,6 +72,16 @@ public final class MessagesErrorsTest {
     }
 
     @Test
+    void anAllowListWithTheProvidersPrefixHoldsForTheBareIdsClaudeCodeSends() {
+        String key = key("{\"name\":\"sonnet\",\"models\":[\"anthropic/claude-sonnet-*\"]}");
+        front.upstream().enqueue(AnthropicUpstream.message(AnthropicUpstream.MESSAGE));
+
+        assertEquals(200, post(key, body("claude-sonnet-4-5-20250929")).statusCode());
+        assertAnthropicError(post(key, body("claude-haiku-4-5")), 403, "permission_error");
+        assertEquals(1, front.upstream().getRequestCount());
+    }
+
+    @Test
     void aPathTheGatewayDoesNotServeIsNotFound() {
         HttpResponse<String> response = front.gateway().send(HttpRequest.newBuilder(
                 front.gateway().uri("/anthropic/v1/files")).header("x-api-key", TestGateway.KEY).GET().build());
