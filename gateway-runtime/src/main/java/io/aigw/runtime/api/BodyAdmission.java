@@ -8,7 +8,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /**
- * Reads a chat request's body within {@code gateway.max-body-size}, the heap set aside for bodies
+ * Reads a request's body within {@code gateway.max-body-size}, the heap set aside for bodies
  * in flight and its key's share of that heap, taking room as the body arrives; the room is held
  * until the request ends, as the body is forwarded. A body that finds no room in time is refused
  * with {@code Retry-After}: 503 when the gateway's room is taken, 429 when its key's share is.

@@ -73,7 +73,7 @@ final class JsonBytes {
     /** Requires nothing but white space to follow. */
     void requireEnd() {
         if (skipWhitespace() != -1) {
-            throw ChatRequestReader.invalid(null, "The request body has content after its JSON object.");
+            throw RequestObject.invalid(null, "The request body has content after its JSON object.");
         }
     }
 
@@ -85,7 +85,7 @@ final class JsonBytes {
         int start = at;
         boolean escaped = skipString();
         if (at - start - 2 > maxBytes) {
-            throw ChatRequestReader.invalid(null, "A field name in the request is longer than " + maxBytes + " bytes.");
+            throw RequestObject.invalid(null, "A field name in the request is longer than " + maxBytes + " bytes.");
         }
         return decode(start + 1, at - 1, escaped);
     }
@@ -109,9 +109,9 @@ final class JsonBytes {
         int c = skipWhitespace();
         switch (c) {
             case '{', '[' -> {
-                if (depth > ChatRequestReader.MAX_DEPTH) {
-                    throw ChatRequestReader.invalid(null, "The request body nests deeper than "
-                            + ChatRequestReader.MAX_DEPTH + " levels.");
+                if (depth > RequestObject.MAX_DEPTH) {
+                    throw RequestObject.invalid(null, "The request body nests deeper than "
+                            + RequestObject.MAX_DEPTH + " levels.");
                 }
                 requireContainer(depth, c == '{' ? '}' : ']', c == '{');
             }
@@ -296,18 +296,18 @@ final class JsonBytes {
     private ApiException unexpected() {
         int c = peek();
         if (c < 0) {
-            return ChatRequestReader.invalid(null, "The request body is not valid JSON: " + JsonSyntax.endsEarly(json));
+            return RequestObject.invalid(null, "The request body is not valid JSON: " + JsonSyntax.endsEarly(json));
         }
         if (c >= 0x80) {
             utf8Sequence(at);
         }
         String shown = c >= 0x21 && c < 0x7F ? "'" + (char) c + "'" : c >= 0x80 ? "a non-ASCII character"
                 : String.format("the byte 0x%02X", c);
-        return ChatRequestReader.invalid(null, "The request body is not valid JSON: "
+        return RequestObject.invalid(null, "The request body is not valid JSON: "
                 + JsonSyntax.unexpected(shown, json, at));
     }
 
     private static ApiException notUtf8() {
-        return ChatRequestReader.invalid(null, "The request body is not valid UTF-8.");
+        return RequestObject.invalid(null, "The request body is not valid UTF-8.");
     }
 }

@@ -304,7 +304,7 @@ public final class ChatRequestTest {
     @Test
     void nestingUpToTheLimitIsAcceptedAndOneLevelMoreIsNot() {
         // The top-level object is level 1, so a field can hold MAX_DEPTH - 1 levels.
-        int allowed = ChatRequestReader.MAX_DEPTH - 1;
+        int allowed = RequestObject.MAX_DEPTH - 1;
         String ok = "{\"model\":\"m\"," + MESSAGES + ",\"deep\":" + "[".repeat(allowed) + "]".repeat(allowed) + "}";
         String tooDeep = "{\"model\":\"m\"," + MESSAGES + ",\"deep\":"
                 + "[".repeat(allowed + 1) + "]".repeat(allowed + 1) + "}";
