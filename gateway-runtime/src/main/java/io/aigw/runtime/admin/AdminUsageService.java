@@ -24,7 +24,7 @@ import java.util.Optional;
  * {@code GET /admin/v1/usage}: requests, tokens and spend, summed from the daily rollup for a range
  * of days and grouped as asked. Parameters ({@link UsageParameters}): {@code from} and {@code to},
  * days (UTC) both included, by default this month to today; {@code group_by}, any of {@code key},
- * {@code model}, {@code day}, comma-separated, grouped together (by default {@code key});
+ * {@code model}, {@code endpoint}, {@code day}, comma-separated, grouped together (by default {@code key});
  * {@code key}, one key's id. JSON by default; CSV with {@code format=csv} or {@code Accept: text/csv}.
  */
 public final class AdminUsageService implements HttpService {
@@ -49,7 +49,7 @@ public final class AdminUsageService implements HttpService {
     /**
      * The JSON answer: the range and grouping asked for, the totals over every group, then the groups.
      *
-     * @param groupBy the dimensions, in the order key, model, day
+     * @param groupBy the dimensions, in the order key, model, endpoint, day
      * @param key     the key the report is limited to, or null for every key
      */
     @JsonbPropertyOrder({"from", "to", "groupBy", "key", "totals", "data"})
@@ -66,13 +66,14 @@ public final class AdminUsageService implements HttpService {
      * @param unknownCost   requests whose cost is unknown (a model without a price), not in {@code costUsd}
      * @param estimatedCost requests whose cost comes from estimated token counts (a stream that sent no usage)
      */
-    @JsonbPropertyOrder({"keyId", "keyName", "provider", "model", "day", "requests", "promptTokens",
+    @JsonbPropertyOrder({"keyId", "keyName", "provider", "model", "endpoint", "day", "requests", "promptTokens",
             "completionTokens", "totalTokens", "costUsd", "unknownCost", "estimatedCost"})
-    public record Row(String keyId, String keyName, String provider, String model, String day, long requests,
+    public record Row(String keyId, String keyName, String provider, String model, String endpoint, String day,
+                      long requests,
                       long promptTokens, long completionTokens, long totalTokens, String costUsd, long unknownCost,
                       long estimatedCost) {
         static Row of(UsageRow row) {
-            return new Row(row.keyId(), row.keyName(), row.provider(), row.model(),
+            return new Row(row.keyId(), row.keyName(), row.provider(), row.model(), row.endpoint(),
                     row.day() == null ? null : row.day().toString(), row.requests(), row.promptTokens(),
                     row.completionTokens(), row.totalTokens(), row.cost().map(nanos -> new Usd(nanos).toString())
                     .orElse(null), row.unknownCost(), row.estimated());

@@ -33,7 +33,7 @@ final class UsageParameters {
         return new UsageQuery(from, to, groupBy(query), key);
     }
 
-    /** The names of {@code dimensions}, in the order key, model, day. */
+    /** The names of {@code dimensions}, in the order key, model, endpoint, day. */
     static List<String> names(Set<Dimension> dimensions) {
         return Arrays.stream(Dimension.values()).filter(dimensions::contains).map(Dimension::label).toList();
     }
@@ -43,7 +43,7 @@ final class UsageParameters {
         Set<Dimension> dimensions = EnumSet.noneOf(Dimension.class);
         for (String name : text.split(",", -1)) {
             dimensions.add(Dimension.named(name.strip()).orElseThrow(() -> new ApiException(ApiError.invalidRequest(
-                    "group_by", "'group_by' must be key, model or day, or several of them separated by commas"
+                    "group_by", "'group_by' must be key, model, endpoint or day, or several of them separated by commas"
                             + " (key,day)."))));
         }
         return dimensions;

@@ -31,7 +31,8 @@ public final class UsageRecords implements ExchangeListener {
             usage.offer(new UsageRecord(Instant.now(), keyId, exchange.model(), attempt.provider(),
                     attempt.upstreamModel(), attempt.status(), tokens.promptTokens(), tokens.completionTokens(),
                     tokens.totalTokens(), 0, -1, billed.fallbacks(), billed.charge().cost(), record.prices(), true,
-                    traceId, attempt.upstreamKey()));
+                    traceId, attempt.upstreamKey(),
+                    exchange.endpoint().label()));
         }
         long now = System.nanoTime();
         long started = exchange.startedNanos();
@@ -39,6 +40,7 @@ public final class UsageRecords implements ExchangeListener {
         usage.offer(new UsageRecord(Instant.now(), keyId, exchange.model(), record.provider(), record.upstreamModel(),
                 record.status(), tokens.promptTokens(), tokens.completionTokens(), tokens.totalTokens(),
                 (now - started) / 1000, record.firstByteNanos() < 0 ? -1 : (record.firstByteNanos() - started) / 1000,
-                record.fallbacks(), record.charge().cost(), record.prices(), false, traceId, record.upstreamKey()));
+                record.fallbacks(), record.charge().cost(), record.prices(), false, traceId, record.upstreamKey(),
+                exchange.endpoint().label()));
     }
 }

@@ -25,7 +25,8 @@ final class SchemaMigrations {
      * the way Flyway reads it, so the latest version is never written down twice.
      */
     static final List<JavaMigration> ALL = List.of(new V1__WorkspaceKeysAndUsage(),
-            new V2__UsageCostAndDailyRollup(), new V3__KeyPolicies(), new V4__KeyBudgets(), new V6__Responses(),
+            new V2__UsageCostAndDailyRollup(), new V3__KeyPolicies(), new V4__KeyBudgets(), new V5__UsageEndpoint(),
+            new V6__Responses(),
             new V7__UsageTraceId(), new V8__UpstreamKeyOfUsage());
 
     /** Flyway's default, named here so that the check and Flyway read the same table. */

@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * A usage report laid out in columns, as the CSV and {@code bin/gateway usage}'s table lay it: the
- * grouped dimensions' columns first (key id and name, provider and model, day), then the sums.
+ * grouped dimensions' columns first (key id and name, provider and model, endpoint, day), then the sums.
  */
 public final class UsageColumns {
     private static final List<String> SUMS = List.of("requests", "prompt_tokens", "completion_tokens",
@@ -26,6 +26,9 @@ public final class UsageColumns {
         }
         if (groupBy.contains(Dimension.MODEL)) {
             header.addAll(List.of("provider", "model"));
+        }
+        if (groupBy.contains(Dimension.ENDPOINT)) {
+            header.add("endpoint");
         }
         if (groupBy.contains(Dimension.DAY)) {
             header.add("day");
@@ -49,6 +52,9 @@ public final class UsageColumns {
         if (groupBy.contains(Dimension.MODEL)) {
             cells.add(row.provider());
             cells.add(row.model());
+        }
+        if (groupBy.contains(Dimension.ENDPOINT)) {
+            cells.add(row.endpoint());
         }
         if (groupBy.contains(Dimension.DAY)) {
             cells.add(row.day().toString());

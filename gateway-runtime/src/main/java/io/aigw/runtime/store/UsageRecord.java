@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One chat completion as it is counted, or one failed attempt of it that its upstream still billed.
+ * One request as it is counted, or one failed attempt of it that its upstream still billed.
  *
  * @param provider        the provider that answered last, or null when none was tried
  * @param upstreamModel   the model that provider was asked for, or null
@@ -23,6 +23,7 @@ import java.util.Objects;
  *                        reported usage: its cost counts, but it is not a request of its own
  * @param traceId         the trace the request is part of, or null when tracing is off
  * @param upstreamKey     the name of the provider's upstream key the call was made with, or null
+ * @param endpoint        the endpoint it was asked on: {@code chat_completions}, {@code embeddings}...
  */
 public record UsageRecord(
         Instant time,
@@ -41,18 +42,21 @@ public record UsageRecord(
         PriceBook prices,
         boolean failedAttempt,
         String traceId,
-        String upstreamKey) {
+        String upstreamKey,
+        String endpoint) {
 
     public UsageRecord {
         Objects.requireNonNull(cost, "cost");
         Objects.requireNonNull(prices, "prices");
+        Objects.requireNonNull(endpoint, "endpoint");
     }
 
-    /** A record outside any trace, of no upstream key. */
+    /** A chat completion's record outside any trace, of no upstream key. */
     public UsageRecord(Instant time, String keyId, String requestedModel, String provider, String upstreamModel,
                        int status, long promptTokens, long completionTokens, long totalTokens, long latencyMicros,
                        long firstByteMicros, int fallbacks, Cost cost, PriceBook prices, boolean failedAttempt) {
         this(time, keyId, requestedModel, provider, upstreamModel, status, promptTokens, completionTokens,
-                totalTokens, latencyMicros, firstByteMicros, fallbacks, cost, prices, failedAttempt, null, null);
+                totalTokens, latencyMicros, firstByteMicros, fallbacks, cost, prices, failedAttempt, null, null,
+                "chat_completions");
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * Sums the daily rollup ({@code usage_daily}) for a {@link UsageQuery}: the report reads one row per
- * key, model and day, never the usage records themselves. Groups come most cost first (then most
+ * key, model, endpoint and day, never the usage records themselves. Groups come most cost first (then most
  * tokens), or day by day when grouped by day.
  */
 final class UsageReports {
@@ -27,6 +27,7 @@ final class UsageReports {
         boolean byKey = query.groupBy().contains(Dimension.KEY);
         boolean byModel = query.groupBy().contains(Dimension.MODEL);
         boolean byDay = query.groupBy().contains(Dimension.DAY);
+        boolean byEndpoint = query.groupBy().contains(Dimension.ENDPOINT);
         List<String> columns = new ArrayList<>();
         if (byKey) {
             columns.add("key_id");
@@ -34,6 +35,9 @@ final class UsageReports {
         if (byModel) {
             columns.add("provider");
             columns.add("model");
+        }
+        if (byEndpoint) {
+            columns.add("endpoint");
         }
         if (byDay) {
             columns.add("day");
@@ -45,7 +49,7 @@ final class UsageReports {
         String sql = "SELECT g.*" + (byKey ? ", k.name AS key_name" : "") + " FROM (" + sums + ") g"
                 + (byKey ? " LEFT JOIN workspace_keys k ON k.id = g.key_id" : "")
                 + " ORDER BY " + (byDay ? "g.day, " : "") + "g.cost_nanos DESC, g.total_tokens DESC"
-                + (byKey ? ", g.key_id" : "") + (byModel ? ", g.provider, g.model" : "");
+                + (byKey ? ", g.key_id" : "") + (byModel ? ", g.provider, g.model" : "") + (byEndpoint ? ", g.endpoint" : "");
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setLong(1, query.from().toEpochDay());
             statement.setLong(2, query.to().toEpochDay());
@@ -62,6 +66,7 @@ final class UsageReports {
                             byKey ? result.getString("key_name") : null,
                             byModel ? emptyAsNull(result.getString("provider")) : null,
                             byModel ? emptyAsNull(result.getString("model")) : null,
+                            byEndpoint ? result.getString("endpoint") : null,
                             byDay ? LocalDate.ofEpochDay(result.getLong("day")) : null,
                             result.getLong("requests"), result.getLong("prompt_tokens"),
                             result.getLong("completion_tokens"), result.getLong("total_tokens"),

@@ -36,13 +36,13 @@ final class UsageWriter {
     private static final String INSERT_RECORD = "INSERT INTO usage_records (recorded_at, key_id, requested_model,"
             + " provider, upstream_model, status, prompt_tokens, completion_tokens, total_tokens, latency_micros,"
             + " first_byte_micros, fallbacks, cost_nanos, cost_basis, price_version, failed_attempt,"
-            + " trace_id, upstream_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + " trace_id, upstream_key, endpoint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String KEEP_TABLE = "INSERT INTO price_tables (version, canonical, first_used_at)"
             + " VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING";
-    private static final String ADD_TO_DAY = "INSERT INTO usage_daily (day, key_id, provider, model, requests,"
-            + " prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed, unknown_cost, estimated_cost)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (day, key_id, provider, model) DO UPDATE SET"
+    private static final String ADD_TO_DAY = "INSERT INTO usage_daily (day, key_id, provider, model, endpoint,"
+            + " requests, prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed, unknown_cost,"
+            + " estimated_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (day, key_id, provider, model, endpoint) DO UPDATE SET"
             + " requests = usage_daily.requests + excluded.requests,"
             + " prompt_tokens = usage_daily.prompt_tokens + excluded.prompt_tokens,"
             + " completion_tokens = usage_daily.completion_tokens + excluded.completion_tokens,"
@@ -53,7 +53,8 @@ final class UsageWriter {
             + " estimated_cost = usage_daily.estimated_cost + excluded.estimated_cost";
     /** In the order of the rollup's primary key: replicas adding to the same rows lock them in one order. */
     private static final Comparator<Group> KEY_ORDER = Comparator.comparingLong(Group::day)
-            .thenComparing(Group::keyId).thenComparing(Group::provider).thenComparing(Group::model);
+            .thenComparing(Group::keyId).thenComparing(Group::provider).thenComparing(Group::model)
+            .thenComparing(Group::endpoint);
 
     /** The versions known to be in {@code price_tables}: each table's text is written once per process. */
     private final Set<String> keptTables = ConcurrentHashMap.newKeySet();
@@ -142,6 +143,7 @@ final class UsageWriter {
                 insert.setBoolean(16, record.failedAttempt());
                 setNullable(insert, 17, record.traceId());
                 setNullable(insert, 18, record.upstreamKey());
+                insert.setString(19, record.endpoint());
                 insert.addBatch();
                 if (++unsent == ROWS_PER_STEP) {
                     insert.executeBatch();
@@ -188,7 +190,8 @@ final class UsageWriter {
             // caller asked for, and no provider: a report shows what was refused, not an unnamed row.
             Group group = new Group(Math.floorDiv(record.time().toEpochMilli(), MILLIS_PER_DAY), record.keyId(),
                     record.provider() == null ? "" : record.provider(),
-                    truncate(record.provider() == null ? record.requestedModel() : record.upstreamModel(), 300));
+                    truncate(record.provider() == null ? record.requestedModel() : record.upstreamModel(), 300),
+                    record.endpoint());
             long[] sums = groups.computeIfAbsent(group, ignored -> new long[8]);
             Cost cost = record.cost();
             sums[0] += record.failedAttempt() ? 0 : 1;
@@ -209,8 +212,9 @@ final class UsageWriter {
                 add.setString(2, group.keyId());
                 add.setString(3, group.provider());
                 add.setString(4, group.model());
+                add.setString(5, group.endpoint());
                 for (int i = 0; i < sums.length; i++) {
-                    add.setLong(5 + i, sums[i]);
+                    add.setLong(6 + i, sums[i]);
                 }
                 add.addBatch();
                 if (++unsent == ROWS_PER_STEP) {
@@ -225,8 +229,8 @@ final class UsageWriter {
         }
     }
 
-    /** One row of the rollup: a key's use of a provider's model on a day. */
-    private record Group(long day, String keyId, String provider, String model) {
+    /** One row of the rollup: a key's use of a provider's model on an endpoint on a day. */
+    private record Group(long day, String keyId, String provider, String model, String endpoint) {
     }
 
     private static void setNullable(PreparedStatement statement, int index, String value) throws SQLException {

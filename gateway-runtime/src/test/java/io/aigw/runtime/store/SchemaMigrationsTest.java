@@ -177,6 +177,38 @@ public final class SchemaMigrationsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aVersionFourDatabaseKeepsItsRecordsAndRollupAsChatCompletionsAndTheRollupTakesAnotherEndpointBeside(
+            String kind) throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL.subList(0, 4));
+            database.execute("INSERT INTO usage_records (recorded_at, key_id, requested_model, provider,"
+                    + " upstream_model, status, prompt_tokens, completion_tokens, total_tokens, latency_micros,"
+                    + " first_byte_micros, fallbacks, cost_nanos, cost_basis, price_version, failed_attempt) VALUES"
+                    + " (1795608000000, 'key_1', 'openai/gpt-5', 'openai', 'gpt-5', 200, 10, 5, 15, 900, 400, 0,"
+                    + " 62500, 2, 'a15116982ecb', FALSE)");
+            database.execute("INSERT INTO usage_daily (day, key_id, provider, model, requests, prompt_tokens,"
+                    + " completion_tokens, total_tokens, cost_nanos, costed, unknown_cost, estimated_cost) VALUES"
+                    + " (20782, 'key_1', 'openai', 'gpt-5', 1, 10, 5, 15, 62500, 1, 0, 0)");
+            List<String> rollup = database.column(ROLLUP);
+
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(SHIPPED, database.appliedVersions());
+            assertEquals(List.of("chat_completions"), database.column("SELECT endpoint FROM usage_records"));
+            assertEquals(rollup, database.column(ROLLUP));
+            assertEquals(List.of("chat_completions"), database.column("SELECT endpoint FROM usage_daily"));
+            // The same key, day and model on another endpoint is a row of its own.
+            database.execute("INSERT INTO usage_daily (day, key_id, provider, model, endpoint, requests,"
+                    + " prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed, unknown_cost,"
+                    + " estimated_cost) VALUES (20782, 'key_1', 'openai', 'gpt-5', 'embeddings', 1, 8, 0, 8, 16, 1,"
+                    + " 0, 0)");
+            assertEquals(List.of("chat_completions 15", "embeddings 8"), database.column("SELECT endpoint || ' ' ||"
+                    + " total_tokens FROM usage_daily ORDER BY endpoint"));
+        }
+    }
+
     private static final String RECORDS = "SELECT recorded_at || ' ' || key_id || ' ' || provider || ' ' || status"
             + " || ' ' || total_tokens || ' ' || COALESCE(CAST(cost_nanos AS VARCHAR(20)), 'null') || ' '"
             + " || cost_basis || ' ' || COALESCE(price_version, 'null') || ' '"

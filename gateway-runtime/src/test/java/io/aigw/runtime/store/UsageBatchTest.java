@@ -97,7 +97,7 @@ public final class UsageBatchTest {
         return new UsageRecord(record.time(), record.keyId(), model, record.provider(), record.upstreamModel(),
                 record.status(), record.promptTokens(), record.completionTokens(), record.totalTokens(),
                 record.latencyMicros(), record.firstByteMicros(), record.fallbacks(), record.cost(), record.prices(),
-                record.failedAttempt());
+                record.failedAttempt(), record.traceId(), record.upstreamKey(), record.endpoint());
     }
 
     private static double dropped(String reason) {

@@ -68,15 +68,15 @@ public final class UsageRollupTest {
             UsageQuery byKeyModelAndDay = new UsageQuery(LocalDate.of(2026, 11, 25), LocalDate.of(2026, 11, 26),
                     Set.of(Dimension.KEY, Dimension.MODEL, Dimension.DAY), Optional.empty());
             assertEquals(List.of(
-                    new UsageRow(billing, "billing", "openai", "gpt-5", LocalDate.of(2026, 11, 25), 2, 44, 6, 50,
+                    new UsageRow(billing, "billing", "openai", "gpt-5", null, LocalDate.of(2026, 11, 25), 2, 44, 6, 50,
                             146_000, 3, 0, 1),
-                    new UsageRow(billing, "billing", "xai", "grok-5", LocalDate.of(2026, 11, 25), 1, 7, 3, 10, 0, 0,
+                    new UsageRow(billing, "billing", "xai", "grok-5", null, LocalDate.of(2026, 11, 25), 1, 7, 3, 10, 0, 0,
                             1, 0),
-                    new UsageRow("master", null, null, "xai/grok-4", LocalDate.of(2026, 11, 25), 1, 0, 0, 0, 0, 1, 0,
+                    new UsageRow("master", null, null, "xai/grok-4", null, LocalDate.of(2026, 11, 25), 1, 0, 0, 0, 0, 1, 0,
                             0),
-                    new UsageRow(billing, "billing", "openai", "gpt-5", LocalDate.of(2026, 11, 26), 1, 2, 2, 4, 5, 1,
+                    new UsageRow(billing, "billing", "openai", "gpt-5", null, LocalDate.of(2026, 11, 26), 1, 2, 2, 4, 5, 1,
                             0, 0)), store.usage(byKeyModelAndDay));
-            assertEquals(List.of(new UsageRow(billing, "billing", null, null, null, 4, 53, 11, 64, 146_005, 4, 1, 1)),
+            assertEquals(List.of(new UsageRow(billing, "billing", null, null, null, null, 4, 53, 11, 64, 146_005, 4, 1, 1)),
                     store.usage(new UsageQuery(LocalDate.of(2026, 11, 1), LocalDate.of(2026, 11, 30),
                             Set.of(Dimension.KEY), Optional.of(billing))));
             assertEquals(List.of(), store.usage(new UsageQuery(LocalDate.of(2026, 11, 24), LocalDate.of(2026, 11, 24),
