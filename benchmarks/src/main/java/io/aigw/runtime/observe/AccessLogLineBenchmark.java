@@ -27,7 +27,7 @@ public class AccessLogLineBenchmark extends HotPathBenchmark {
             .withNullValues(false)).build();
 
     private final AccessLog.Entry entry = new AccessLog.Entry(Instant.parse("2026-11-24T15:30:00.123456Z"),
-            "3f2a9c1e-7b4d-4e8a-9f10-2c6d8e4b7a15", "POST", "/api/v1/chat/completions", 200, 812_345,
+            "3f2a9c1e-7b4d-4e8a-9f10-2c6d8e4b7a15", "POST", "/api/v1/chat/completions", "chat_completions", 200, 812_345,
             "key_0123456789abcdef", "openai/gpt-4o-mini", "openai", "gpt-4o-mini", true, 0, 41_020, 1200, 345, 1545, null);
     private final StringBuilder line = new StringBuilder(512);
     private final StringWriter writer = new StringWriter(512);

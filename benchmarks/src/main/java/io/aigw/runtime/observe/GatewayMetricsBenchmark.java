@@ -27,6 +27,6 @@ public class GatewayMetricsBenchmark extends HotPathBenchmark {
     public void completedRequest() {
         // A spread of durations, so that the histograms' buckets all take records.
         nanos = (nanos + 7_919_000) % 2_000_000_000L;
-        metrics.completed("openai/gpt-4o-mini", "openai", 200, nanos / 100, nanos, 12, 34);
+        metrics.completed("chat_completions", "openai/gpt-4o-mini", "openai", 200, nanos / 100, nanos, 12, 34);
     }
 }

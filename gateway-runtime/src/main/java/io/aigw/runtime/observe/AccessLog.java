@@ -69,18 +69,19 @@ public final class AccessLog implements AutoCloseable {
      * left out of the line; a text longer than {@link #MAX_TEXT} characters is cut there, with
      * {@code ...}: a caller chooses its model id and path, and a line must stay a line.
      */
-    public record Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
-                        String keyId, String model, String provider, String upstreamModel, Boolean stream,
-                        int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
-                        long totalTokens, Cost cost, String traceId, String upstreamKey) {
+    public record Entry(Instant time, String requestId, String method, String path, String endpoint, int status,
+                        long latencyMicros, String keyId, String model, String provider, String upstreamModel,
+                        Boolean stream, int fallbacks, long firstByteMicros, long promptTokens,
+                        long completionTokens, long totalTokens, Cost cost, String traceId, String upstreamKey) {
 
         /** An entry without a trace or an upstream key: tracing is off, no provider was called. */
-        public Entry(Instant time, String requestId, String method, String path, int status, long latencyMicros,
-                     String keyId, String model, String provider, String upstreamModel, Boolean stream,
-                     int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
+        public Entry(Instant time, String requestId, String method, String path, String endpoint, int status,
+                     long latencyMicros, String keyId, String model, String provider, String upstreamModel,
+                     Boolean stream, int fallbacks, long firstByteMicros, long promptTokens, long completionTokens,
                      long totalTokens, Cost cost) {
-            this(time, requestId, method, path, status, latencyMicros, keyId, model, provider, upstreamModel, stream,
-                    fallbacks, firstByteMicros, promptTokens, completionTokens, totalTokens, cost, null, null);
+            this(time, requestId, method, path, endpoint, status, latencyMicros, keyId, model, provider,
+                    upstreamModel, stream, fallbacks, firstByteMicros, promptTokens, completionTokens, totalTokens,
+                    cost, null, null);
         }
 
         /** Appends the entry's line, without its newline, to {@code line}. */
@@ -91,6 +92,7 @@ public final class AccessLog implements AutoCloseable {
             text(line, start, "request_id", requestId);
             text(line, start, "method", method);
             text(line, start, "path", path);
+            text(line, start, "endpoint", endpoint);
             line.append(",\"status\":").append(status);
             line.append(",\"latency_ms\":");
             Millis.append(line, latencyMicros);

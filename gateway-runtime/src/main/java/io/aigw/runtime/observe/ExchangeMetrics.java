@@ -55,18 +55,20 @@ public final class ExchangeMetrics implements ExchangeListener {
         long upstreamNanos = record.upstreamNanos();
         long waitedFor = record.stream() ? record.firstByteNanos() : now;
         TokenUsage tokens = attempts.isEmpty() ? TokenUsage.NONE : attempts.get(attempts.size() - 1).usage();
-        metrics.completed(exchange.model(), record.provider(), record.status(),
+        String endpoint = exchange.endpoint().label();
+        metrics.completed(endpoint, exchange.model(), record.provider(), record.status(),
                 Math.max(0, waitedFor - exchange.startedNanos() - upstreamNanos), upstreamNanos,
                 tokens.promptTokens(), tokens.completionTokens());
         if (record.charge().cost().amount().isPresent()) {
-            metrics.cost(record.provider(), exchange.model(), record.charge().cost().amount().get());
+            metrics.cost(endpoint, record.provider(), exchange.model(), record.charge().cost().amount().get());
         }
         if (record.stream()) {
             metrics.streamFirstByte(record.provider(), record.firstByteNanos() - exchange.startedNanos());
         }
         for (ExchangeRecord.Billed billed : record.billed()) {
             if (billed.charge().cost().amount().isPresent()) {
-                metrics.cost(billed.attempt().provider(), exchange.model(), billed.charge().cost().amount().get());
+                metrics.cost(endpoint, billed.attempt().provider(), exchange.model(),
+                        billed.charge().cost().amount().get());
             }
         }
     }

@@ -103,16 +103,20 @@ public final class GatewayMetrics implements ReloadListener {
         streamsInFlight.decrementAndGet();
     }
 
-    /** Counts a finished chat completion with its tokens and the gateway's and upstream's time. */
-    public void completed(String model, String provider, int status, long overheadNanos, long upstreamNanos,
-                          long promptTokens, long completionTokens) {
+    /**
+     * Counts a finished request on {@code endpoint} ({@code chat_completions}, {@code embeddings}...)
+     * with its tokens and the gateway's and upstream's time.
+     */
+    public void completed(String endpoint, String model, String provider, int status, long overheadNanos,
+                          long upstreamNanos, long promptTokens, long completionTokens) {
         String modelLabel = modelLabel(model);
         String providerLabel = provider == null ? "none" : provider;
-        counter(List.of("gateway.requests", providerLabel, modelLabel, Integer.toString(status)),
+        counter(List.of("gateway.requests", endpoint, providerLabel, modelLabel, Integer.toString(status)),
                 () -> Counter.builder("gateway.requests")
-                        .description("Chat completion requests by provider, model and status")
-                        .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel),
-                                Tag.create("status", Integer.toString(status))))).increment();
+                        .description("Requests by endpoint, provider, model and status")
+                        .tags(List.of(Tag.create("endpoint", endpoint), Tag.create("provider", providerLabel),
+                                Tag.create("model", modelLabel), Tag.create("status", Integer.toString(status)))))
+                .increment();
         timer(List.of("gateway.overhead"), () -> latencyTimer("gateway.overhead",
                 "Time the gateway itself adds to a request (total minus upstream)", List.of()))
                 .record(overheadNanos, TimeUnit.NANOSECONDS);
@@ -121,8 +125,8 @@ public final class GatewayMetrics implements ReloadListener {
                     "Time spent waiting on the upstream for an answer (stream: its headers)",
                     List.of(Tag.create("provider", providerLabel)))).record(upstreamNanos, TimeUnit.NANOSECONDS);
         }
-        tokens(providerLabel, modelLabel, "in", promptTokens);
-        tokens(providerLabel, modelLabel, "out", completionTokens);
+        tokens(endpoint, providerLabel, modelLabel, "in", promptTokens);
+        tokens(endpoint, providerLabel, modelLabel, "out", completionTokens);
     }
 
     /**
@@ -130,13 +134,14 @@ public final class GatewayMetrics implements ReloadListener {
      * Helidon's counter counts whole numbers, so the increment goes to the Micrometer counter behind
      * it, whose double is fine for a rate on a dashboard; the usage report sums exact nano-dollars.
      */
-    public void cost(String provider, String model, Usd usd) {
+    public void cost(String endpoint, String provider, String model, Usd usd) {
         String modelLabel = modelLabel(model);
         String providerLabel = provider == null ? "none" : provider;
-        Counter counter = counter(List.of("gateway.cost.usd", providerLabel, modelLabel),
+        Counter counter = counter(List.of("gateway.cost.usd", endpoint, providerLabel, modelLabel),
                 () -> Counter.builder("gateway.cost.usd")
                         .description("What requests cost, in US dollars: reported by the upstream, priced or estimated")
-                        .tags(List.of(Tag.create("provider", providerLabel), Tag.create("model", modelLabel))));
+                        .tags(List.of(Tag.create("endpoint", endpoint), Tag.create("provider", providerLabel),
+                                Tag.create("model", modelLabel))));
         if (counter.unwrap(Object.class) instanceof io.micrometer.core.instrument.Counter dollars) {
             dollars.increment(usd.approximateDollars());
         }
@@ -200,12 +205,13 @@ public final class GatewayMetrics implements ReloadListener {
                 .tags(List.of(Tag.create("reason", reason)))).increment(count);
     }
 
-    private void tokens(String provider, String model, String direction, long count) {
+    private void tokens(String endpoint, String provider, String model, String direction, long count) {
         if (count > 0) {
-            counter(List.of("gateway.tokens", provider, model, direction), () -> Counter.builder("gateway.tokens")
+            counter(List.of("gateway.tokens", endpoint, provider, model, direction),
+                    () -> Counter.builder("gateway.tokens")
                     .description("Tokens the upstreams reported, in (prompt) and out (completion)")
-                    .tags(List.of(Tag.create("provider", provider), Tag.create("model", model),
-                            Tag.create("direction", direction)))).increment(count);
+                    .tags(List.of(Tag.create("endpoint", endpoint), Tag.create("provider", provider),
+                            Tag.create("model", model), Tag.create("direction", direction)))).increment(count);
         }
     }
 

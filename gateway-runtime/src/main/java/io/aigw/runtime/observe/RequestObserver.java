@@ -85,8 +85,8 @@ public final class RequestObserver implements Filter, ExchangeListener {
         String traceId = request.context().get(TraceId.class).map(TraceId::value).orElse(null);
         if (exchange.isEmpty()) {
             return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
-                    request.prologue().uriPath().path(), response.status().code(), (now - started) / 1000, keyId,
-                    null, null, null, null, 0, -1, -1, -1, -1, null, traceId, null);
+                    request.prologue().uriPath().path(), null, response.status().code(), (now - started) / 1000,
+                    keyId, null, null, null, null, 0, -1, -1, -1, -1, null, traceId, null);
         }
         ExchangeRecord record = exchange.get();
         Charge charge = record.charge();
@@ -95,7 +95,8 @@ public final class RequestObserver implements Filter, ExchangeListener {
         // The record's status, when it has one, also says how an answer that began with 200 was cut short.
         int status = record.status() > 0 ? record.status() : response.status().code();
         return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
-                request.prologue().uriPath().path(), status, (now - started) / 1000, keyId,
+                request.prologue().uriPath().path(), record.exchange().endpoint().label(), status,
+                (now - started) / 1000, keyId,
                 record.exchange().model(), record.provider(), record.upstreamModel(), record.stream(),
                 record.fallbacks(), record.firstByteNanos() > 0 ? (record.firstByteNanos() - started) / 1000 : -1,
                 usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), charge.cost(), traceId,

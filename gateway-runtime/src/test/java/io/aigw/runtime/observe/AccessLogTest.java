@@ -20,20 +20,21 @@ final class AccessLogTest {
     void eachEntryIsOneJsonLineWithAbsentValuesLeftOutAndMillisecondsToThreeDecimals() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
-            log.log(new AccessLog.Entry(TIME, "req-1", "POST", "/api/v1/chat/completions", 200, 12_005,
-                    "key-7", "openai/gpt-5", "openai", "gpt-5", true, 1, 1_040, 11, 22, 33,
+            log.log(new AccessLog.Entry(TIME, "req-1", "POST", "/api/v1/chat/completions", "chat_completions", 200,
+                    12_005, "key-7", "openai/gpt-5", "openai", "gpt-5", true, 1, 1_040, 11, 22, 33,
                     new Cost.Priced(new Usd(1_234_500), "a15116982ecb")));
-            log.log(new AccessLog.Entry(TIME, "req-2", "GET", "/api/v1/models", 401, 7,
+            log.log(new AccessLog.Entry(TIME, "req-2", "GET", "/api/v1/models", null, 401, 7,
                     null, null, null, null, null, 0, -1, -1, -1, -1, null));
-            log.log(new AccessLog.Entry(TIME, "req-\"3\"\\\n", "POST", "/x", 404, 3_000_400,
+            log.log(new AccessLog.Entry(TIME, "req-\"3\"\\\n", "POST", "/x", null, 404, 3_000_400,
                     null, "caf\u00e9", null, null, false, 0, -1, -1, -1, -1, null));
-            log.log(new AccessLog.Entry(TIME, "\u0001req-4", "POST", "\"", 400, 1,
+            log.log(new AccessLog.Entry(TIME, "\u0001req-4", "POST", "\"", null, 400, 1,
                     null, null, null, null, null, 0, -1, -1, -1, -1, null));
         }
 
         assertEquals("""
                 {"time":"2026-11-24T15:30:00.123456Z","request_id":"req-1","method":"POST",\
-                "path":"/api/v1/chat/completions","status":200,"latency_ms":12.005,"key_id":"key-7",\
+                "path":"/api/v1/chat/completions","endpoint":"chat_completions","status":200,"latency_ms":12.005,\
+                "key_id":"key-7",\
                 "model":"openai/gpt-5","provider":"openai","upstream_model":"gpt-5","stream":true,\
                 "fallbacks":1,"first_byte_ms":1.040,"prompt_tokens":11,"completion_tokens":22,"total_tokens":33,\
                 "cost_usd":0.001234500,"cost_basis":"priced"}
@@ -88,7 +89,7 @@ final class AccessLogTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (AccessLog log = new AccessLog(out)) {
             for (int i = 0; i < 100; i++) {
-                log.log(new AccessLog.Entry(TIME, "req-" + i, "GET", "/api/v1/models", 200, i,
+                log.log(new AccessLog.Entry(TIME, "req-" + i, "GET", "/api/v1/models", null, 200, i,
                         null, null, null, null, null, 0, -1, -1, -1, -1, null));
             }
         }
@@ -99,7 +100,7 @@ final class AccessLogTest {
     }
 
     private static AccessLog.Entry entry(String requestId, String model) {
-        return new AccessLog.Entry(TIME, requestId, "POST", "/x", 200, 1,
+        return new AccessLog.Entry(TIME, requestId, "POST", "/x", null, 200, 1,
                 null, model, null, null, null, 0, -1, -1, -1, -1, null);
     }
 }

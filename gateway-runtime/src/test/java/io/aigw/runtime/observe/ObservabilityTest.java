@@ -84,11 +84,15 @@ public final class ObservabilityTest {
         assertEquals(made, first.getHeaders().get("X-Request-Id"));
     }
 
+    private static final String CHAT_TOKENS_OUT =
+            "direction=\"out\",endpoint=\"chat_completions\",model=\"openai/gpt-5\"";
+
     @Test
     void metricsCountRequestsTokensFallbacksAndCooldownsWithBoundedLabels() {
-        double okBefore = metric("gateway_requests_total", "model=\"openai/gpt-5\",provider=\"openai\"", "status=\"200\"");
+        double okBefore = metric("gateway_requests_total",
+                "endpoint=\"chat_completions\",model=\"openai/gpt-5\",provider=\"openai\"", "status=\"200\"");
         double otherBefore = metric("gateway_requests_total", "model=\"other\",provider=\"none\"", "status=\"400\"");
-        double tokensBefore = metric("gateway_tokens_total", "direction=\"out\",model=\"openai/gpt-5\"", "openai");
+        double tokensBefore = metric("gateway_tokens_total", CHAT_TOKENS_OUT, "openai");
         double fallbacksBefore = metric("gateway_fallbacks_total", "provider=\"openai\"", "");
         double cooldownsBefore = metric("gateway_key_cooldowns_total", "provider=\"openai\"", "");
         double overheadCountBefore = metric("gateway_overhead_seconds_count", "", "");
@@ -102,12 +106,12 @@ public final class ObservabilityTest {
         front.gateway().send(chat("gateway/auto").build());
 
         String metrics = scrape();
-        assertEquals(okBefore + 1, metric(metrics, "gateway_requests_total", "model=\"openai/gpt-5\",provider=\"openai\"",
+        assertEquals(okBefore + 1, metric(metrics, "gateway_requests_total",
+                "endpoint=\"chat_completions\",model=\"openai/gpt-5\",provider=\"openai\"",
                 "status=\"200\""), metrics);
         assertEquals(otherBefore + 1, metric(metrics, "gateway_requests_total", "model=\"other\",provider=\"none\"",
                 "status=\"400\""));
-        assertEquals(tokensBefore + 4, metric(metrics, "gateway_tokens_total", "direction=\"out\",model=\"openai/gpt-5\"",
-                "openai"));
+        assertEquals(tokensBefore + 4, metric(metrics, "gateway_tokens_total", CHAT_TOKENS_OUT, "openai"));
         assertEquals(fallbacksBefore + 1, metric(metrics, "gateway_fallbacks_total", "provider=\"openai\"", ""));
         assertEquals(cooldownsBefore + 1, metric(metrics, "gateway_key_cooldowns_total", "provider=\"openai\"", ""));
         assertFalse(metrics.contains("some-vendor"), "unknown models must not become label values");
