@@ -30,14 +30,16 @@ import java.util.Optional;
 /**
  * The model catalogue against its documented format: UTF-8 JSON, an array of objects with a string
  * {@code id}, a string {@code name}, a positive whole number {@code context_length}, a string
- * {@code owned_by}, an optional positive whole number {@code max_output_tokens} and an optional
- * {@code pricing} ({@link PricingRules}); or an object holding that
+ * {@code owned_by}, an optional positive whole number {@code max_output_tokens}, an optional
+ * {@code kind} ({@code "chat"} or {@code "embedding"}) and an optional {@code pricing}
+ * ({@link PricingRules}); or an object holding that
  * array as {@code models}, with an optional {@code prices_as_of} (a day, {@code yyyy-mm-dd}) and
  * {@code prices_source} (a non-blank string). Other fields are allowed, for later versions of the
  * format.
  */
 final class CatalogueRules {
     private static final List<String> TEXT_FIELDS = List.of("id", "name", "owned_by");
+    private static final List<String> KINDS = List.of("chat", "embedding");
 
     private CatalogueRules() {
     }
@@ -190,6 +192,11 @@ final class CatalogueRules {
             problems.add(entry + ": 'max_output_tokens' must be a positive whole number of tokens, not "
                     + Describe.value(outputCap));
         }
-        PricingRules.check(model.get("pricing"), entry, problems);
+        JsonValue kind = model.get("kind");
+        if (kind != null && !KINDS.contains(kind instanceof JsonString text ? text.getString() : "")) {
+            problems.add(entry + ": 'kind' must be \"chat\" or \"embedding\", not " + Describe.value(kind));
+        }
+        boolean embedding = kind instanceof JsonString text && text.getString().equals("embedding");
+        PricingRules.check(model.get("pricing"), entry, embedding, problems);
     }
 }

@@ -78,8 +78,8 @@ final class HookRules {
      * Calls the hook twice on one instance and once on another; returns its value when all three
      * agree, else null with the problem recorded.
      */
-    private static <T> T stable(PluginUnderTest plugin, Function<ProviderPlugin, T> hook, String name,
-                                List<String> problems) {
+    static <T> T stable(PluginUnderTest plugin, Function<ProviderPlugin, T> hook, String name,
+                        List<String> problems) {
         try {
             T first = hook.apply(plugin.instance());
             if (first == null) {

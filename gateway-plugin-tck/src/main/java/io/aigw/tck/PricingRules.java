@@ -9,21 +9,27 @@ import java.util.List;
 /**
  * A catalogue entry's {@code pricing} against its documented format: an object of rates in US
  * dollars per million tokens, each a number and never negative; {@code input} and {@code output}
- * required, {@code cached_input}, {@code cache_write} and {@code reasoning} optional; {@code tiers}
+ * required (an embedding model's {@code output} optional), {@code cached_input}, {@code cache_write} and {@code reasoning} optional; {@code tiers}
  * an array of the same rates, each with a positive whole {@code above_prompt_tokens}, in ascending
  * order. No other members: a misspelt rate would silently charge its fallback rate.
  */
 final class PricingRules {
     private static final List<String> RATES = List.of("input", "cached_input", "cache_write", "output", "reasoning");
     private static final List<String> REQUIRED = List.of("input", "output");
+    private static final List<String> REQUIRED_OF_EMBEDDINGS = List.of("input");
     private static final String TIERS = "tiers";
     private static final String ABOVE = "above_prompt_tokens";
 
     private PricingRules() {
     }
 
-    /** Adds a problem for each thing wrong with the entry's {@code pricing}; absent or null is no price. */
-    static void check(JsonValue pricing, String entry, List<String> problems) {
+    /**
+     * Adds a problem for each thing wrong with the entry's {@code pricing}; absent or null is no price.
+     *
+     * @param embedding whether the entry is an embedding model's, which writes no tokens to price
+     */
+    static void check(JsonValue pricing, String entry, boolean embedding, List<String> problems) {
+        List<String> required = embedding ? REQUIRED_OF_EMBEDDINGS : REQUIRED;
         if (pricing == null || pricing.getValueType() == JsonValue.ValueType.NULL) {
             return;
         }
@@ -32,7 +38,7 @@ final class PricingRules {
             problems.add(where + " must be an object of rates, not " + Describe.value(pricing));
             return;
         }
-        rates(price, where, TIERS, problems);
+        rates(price, where, TIERS, required, problems);
         JsonValue tiers = price.get(TIERS);
         if (tiers == null) {
             return;
@@ -50,7 +56,7 @@ final class PricingRules {
                         + Describe.value(list.get(i)));
                 continue;
             }
-            rates(rates, tier, ABOVE, problems);
+            rates(rates, tier, ABOVE, required, problems);
             JsonValue above = rates.get(ABOVE);
             if (above == null) {
                 problems.add(tier + " has no '" + ABOVE + "'");
@@ -68,16 +74,17 @@ final class PricingRules {
     }
 
     /** The rates of a price or a tier; {@code more} is the one other member it may have. */
-    private static void rates(JsonObject rates, String where, String more, List<String> problems) {
+    private static void rates(JsonObject rates, String where, String more, List<String> required,
+                              List<String> problems) {
         for (String member : rates.keySet()) {
             if (!RATES.contains(member) && !member.equals(more)) {
                 problems.add(where + ": '" + member + "' is not a member of a price; its members are "
                         + String.join(", ", RATES) + " and " + more);
             }
         }
-        for (String required : REQUIRED) {
-            if (!rates.containsKey(required)) {
-                problems.add(where + " has no '" + required + "'");
+        for (String rate : required) {
+            if (!rates.containsKey(rate)) {
+                problems.add(where + " has no '" + rate + "'");
             }
         }
         for (String name : RATES) {

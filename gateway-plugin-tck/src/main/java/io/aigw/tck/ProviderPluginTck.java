@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
  *       upstream knows them;</li>
  *   <li>{@code extraHeaders()} and {@code unsupportedFields()} are constant and leave alone what
  *       the gateway owns;</li>
+ *   <li>{@code apis()} and {@code homeFor()} are constant, serve chat completions, give paths the
+ *       gateway can append to the base URL, and make the plugin the home only of APIs it serves;</li>
  *   <li>{@link java.util.ServiceLoader} finds the plugin on a class path and on the module path, in
  *       JVMs of their own that hold the SPI and the plugin alone;</li>
  *   <li>a request through a real gateway, started in the test's JVM with the plugin as its only
@@ -87,6 +89,22 @@ public abstract class ProviderPluginTck {
     public final void unsupportedFields() {
         PluginUnderTest plugin = plugin();
         plugin.assertNoProblems("unsupportedFields", HookRules.unsupportedFields(plugin));
+    }
+
+    /** Checks the APIs the plugin says its upstream serves. */
+    @Test
+    @DisplayName("apis: constant, chat completions served, each path one to append to the base URL")
+    public final void apis() {
+        PluginUnderTest plugin = plugin();
+        plugin.assertNoProblems("apis", ApiRules.apis(plugin));
+    }
+
+    /** Checks the APIs the plugin is the home of for model ids without a provider. */
+    @Test
+    @DisplayName("homeFor: constant, only APIs the plugin serves")
+    public final void homeFor() {
+        PluginUnderTest plugin = plugin();
+        plugin.assertNoProblems("homeFor", ApiRules.homeFor(plugin));
     }
 
     /** Checks that a class path holding the SPI and the plugin finds the plugin through its services file. */

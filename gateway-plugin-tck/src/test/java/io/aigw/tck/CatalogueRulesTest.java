@@ -31,6 +31,11 @@ final class CatalogueRulesTest {
                 [{"id": "acme-small", "name": "Acme Small", "context_length": 32768, "owned_by": "acme",
                   "pricing": {"input": 0.1, "output": 0.4}}]
                 """));
+        // An embedding model writes no tokens: its price may leave out output.
+        assertEquals(List.of(), problems("""
+                [{"id": "acme-embed", "name": "Acme Embed", "context_length": 8192, "owned_by": "acme",
+                  "kind": "embedding", "pricing": {"input": 0.02}}]
+                """));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -44,6 +49,9 @@ final class CatalogueRulesTest {
             a tier as a number    | "pricing": {"input": 1, "output": 2, "tiers": [5]}                     | entry 1 ('m'): 'pricing': tier 1 must be an object {above_prompt_tokens, ...rates}, not the number 5
             a tier's threshold    | "pricing": {"input": 1, "output": 2, "tiers": [{"input": 2, "output": 4}, {"above_prompt_tokens": 0, "input": 2, "output": 4}]} | entry 1 ('m'): 'pricing': tier 1 has no 'above_prompt_tokens' ++ entry 1 ('m'): 'pricing': tier 2: 'above_prompt_tokens' must be a positive whole number of prompt tokens, not the number 0
             tiers out of order    | "pricing": {"input": 1, "output": 2, "tiers": [{"above_prompt_tokens": 9, "input": 2, "output": 4}, {"above_prompt_tokens": 8, "input": 3, "output": 6}]} | entry 1 ('m'): 'pricing': tier 2: 'above_prompt_tokens' (8) must be more than the tier before's (9): tiers go in ascending order
+            a chat model's price  | "kind": "chat", "pricing": {"input": 1}                                 | entry 1 ('m'): 'pricing' has no 'output'
+            a kind of its own     | "kind": "image"                                                        | entry 1 ('m'): 'kind' must be "chat" or "embedding", not the string "image"
+            an embedding's input  | "kind": "embedding", "pricing": {"output": 1}                          | entry 1 ('m'): 'pricing' has no 'input'
             an output cap of 0    | "max_output_tokens": 0                                                 | entry 1 ('m'): 'max_output_tokens' must be a positive whole number of tokens, not the number 0
             a tier's rates        | "pricing": {"input": 1, "output": 2, "tiers": [{"above_prompt_tokens": 9, "input": 2, "tiers": []}]} | entry 1 ('m'): 'pricing': tier 1: 'tiers' is not a member of a price; its members are input, cached_input, cache_write, output, reasoning and above_prompt_tokens ++ entry 1 ('m'): 'pricing': tier 1 has no 'output'
             """)

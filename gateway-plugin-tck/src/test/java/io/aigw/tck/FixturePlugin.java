@@ -29,6 +29,7 @@ enum FixturePlugin {
     SLASH_PREFIX("slash-prefix", "com.example.slash.SlashPlugin"),
     BAD_CATALOGUE("bad-catalogue", "com.example.catalogue.CataloguePlugin"),
     BAD_HOOKS("bad-hooks", "com.example.hooks.HooksPlugin"),
+    BAD_APIS("bad-apis", "com.example.apis.ApisPlugin"),
     UNREGISTERED("unregistered", "com.example.unregistered.UnregisteredPlugin"),
     CLASS_PATH_ONLY("classpath-only", "com.example.plain.PlainPlugin"),
     CLASS_LOADER_CATALOGUE("class-loader-catalogue", "com.example.loose.LoosePlugin"),

@@ -1,6 +1,7 @@
 package io.aigw.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.platform.engine.TestExecutionResult.Status.ABORTED;
 import static org.junit.platform.engine.TestExecutionResult.Status.FAILED;
 import static org.junit.platform.engine.TestExecutionResult.Status.SUCCESSFUL;
@@ -82,6 +83,26 @@ final class ProviderPluginTckTest {
     }
 
     @Test
+    void aPathWithoutItsSlashAndAHomeOfAnApiNotServedFailTheApiChecksAndTheGatewayRefusesThePlugin() {
+        TckRun run = TckRun.of(BadApis.class);
+
+        assertEquals(statuses(Map.of("apis", FAILED, "homeFor", FAILED, "requestByModelId", FAILED,
+                "requestForGatewayAuto", FAILED)), run.statuses());
+        String plugin = "The plugin com.example.apis.ApisPlugin (prefix 'acme')";
+        assertEquals(plugin + " fails the TCK check 'apis':\n"
+                + "  - apis() gives EMBEDDINGS the path 'embeddings', which the gateway cannot append to the base URL:"
+                + " a path starts with '/' and holds letters, digits and -._~/ only (usually the API's defaultPath(),"
+                + " '/embeddings')", run.message("apis"));
+        assertEquals(plugin + " fails the TCK check 'homeFor':\n"
+                + "  - homeFor() names MESSAGES, which apis() does not serve; the gateway refuses the plugin",
+                run.message("homeFor"));
+        String refused = run.message("requestByModelId");
+        assertTrue(refused.startsWith(plugin + " fails the TCK check 'request by model id':\n"
+                + "  - the gateway does not start with this plugin: The plugin com.example.apis.ApisPlugin"), refused);
+        assertTrue(refused.contains("is refused: its apis() gives EMBEDDINGS the path 'embeddings'"), refused);
+    }
+
+    @Test
     void aPluginRegisteredNeitherWayFailsBothLoadingChecksSayingWhatToAdd() {
         TckRun run = TckRun.of(Unregistered.class);
 
@@ -135,7 +156,7 @@ final class ProviderPluginTckTest {
     /** Every check SUCCESSFUL but those given. */
     private static Map<String, Status> statuses(Map<String, Status> exceptions) {
         Map<String, Status> statuses = new TreeMap<>();
-        for (String check : "descriptor prefix catalogue extraHeaders unsupportedFields loadsOnTheClassPath"
+        for (String check : "descriptor prefix catalogue extraHeaders unsupportedFields apis homeFor loadsOnTheClassPath"
                 .concat(" loadsOnTheModulePath requestByModelId requestForGatewayAuto").split(" ")) {
             statuses.put(check, exceptions.getOrDefault(check, SUCCESSFUL));
         }
@@ -169,6 +190,13 @@ final class ProviderPluginTckTest {
         @Override
         protected ProviderPlugin newPlugin() {
             return FixturePlugin.BAD_HOOKS.newPlugin();
+        }
+    }
+
+    static final class BadApis extends ProviderPluginTck {
+        @Override
+        protected ProviderPlugin newPlugin() {
+            return FixturePlugin.BAD_APIS.newPlugin();
         }
     }
 
