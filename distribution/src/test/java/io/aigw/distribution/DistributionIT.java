@@ -152,7 +152,7 @@ public final class DistributionIT {
              GatewayProcess gateway = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER,
                      "WIDGET_API_KEY", "widget-upstream-key", "WIDGET_BASE_URL", widget.baseUrl()))) {
             String widgetModel = "\\{\"id\":\"widget/widget-1\",\"object\":\"model\",\"created\":\\d+,"
-                    + "\"owned_by\":\"widget\",\"name\":\"Widget One\",\"context_length\":32000}";
+                    + "\"owned_by\":\"widget\",\"name\":\"Widget One\",\"context_length\":32000,\"kind\":\"chat\"}";
             String models = gateway.get("/api/v1/models", MASTER).body();
             assertTrue(Pattern.compile(widgetModel).matcher(models).find(), models);
             // The SDKs' models.retrieve, with the id's slash as written and as they encode it.

@@ -4,6 +4,7 @@ import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.catalogue.UpstreamCatalogues;
 import io.aigw.runtime.catalogue.UpstreamModels;
 import io.aigw.runtime.config.Aliases;
+import io.aigw.runtime.config.ModelKind;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.Jsons;
@@ -74,13 +75,14 @@ public final class ModelsService implements HttpService {
 
     /**
      * A model as callers see it: OpenAI's members ({@code id} with the prefix that routes to it,
-     * {@code object}, {@code created}, {@code owned_by}), then the gateway's.
+     * {@code object}, {@code created}, {@code owned_by}), then the gateway's, {@code kind} saying
+     * whether it chats or embeds ({@code chat}, {@code embedding}).
      */
-    @JsonbPropertyOrder({"id", "object", "created", "ownedBy", "name", "contextLength"})
+    @JsonbPropertyOrder({"id", "object", "created", "ownedBy", "name", "contextLength", "kind"})
     public record ListedModel(String id, String object, long created, String ownedBy, String name,
-                              long contextLength) {
-        ListedModel(String id, long created, String ownedBy, String name, long contextLength) {
-            this(id, "model", created, ownedBy, name, contextLength);
+                              long contextLength, String kind) {
+        ListedModel(String id, long created, String ownedBy, String name, long contextLength, ModelKind kind) {
+            this(id, "model", created, ownedBy, name, contextLength, kind.label());
         }
     }
 
@@ -146,10 +148,11 @@ public final class ModelsService implements HttpService {
         List<Provider> providers = routing.byPriority();
         List<ListedModel> data = new ArrayList<>();
         data.add(new ListedModel(RoutingTable.AUTO_MODEL, GATEWAY_STARTED, gatewayLabel,
-                "Auto: the first available provider's default model", autoContextLength(providers)));
+                "Auto: the first available provider's default model", autoContextLength(providers), ModelKind.CHAT));
         routing.aliases().targets().forEach((alias, targets) -> data.add(new ListedModel(alias, GATEWAY_STARTED,
                 gatewayLabel, "Alias of " + aliasOf(targets),
-                aliasContextLength(routing, routing.aliases().models(alias)))));
+                aliasContextLength(routing, routing.aliases().models(alias)),
+                aliasKind(routing, routing.aliases().models(alias)))));
         for (Provider provider : providers) {
             Optional<UpstreamModels> listed = catalogues.listed(provider);
             for (ModelEntry model : provider.catalogue()) {
@@ -159,7 +162,7 @@ public final class ModelsService implements HttpService {
                 String id = provider.publicId(model.id());
                 if (reaches(routing, id, provider, model)) {
                     data.add(new ListedModel(id, provider.modelsCreated(), model.ownedBy(), model.name(),
-                            model.contextLength()));
+                            model.contextLength(), model.kind()));
                 } else {
                     LOG.log(Level.WARNING, "The model '" + id + "' of provider " + provider.name() + " is left out"
                             + " of /api/v1/models: a request for it would not reach " + provider.name() + ".");
@@ -196,7 +199,9 @@ public final class ModelsService implements HttpService {
         listed.ids().stream().filter(id -> !known.contains(id)).sorted().forEach(id -> {
             ModelEntry entry = new ModelEntry(id, id, 0, provider.name());
             if (reaches(routing, provider.publicId(id), provider, entry)) {
-                added.add(new ListedModel(provider.publicId(id), provider.modelsCreated(), provider.name(), id, 0));
+                // The upstream's list says nothing of a model's kind: chat, the catalogue's default.
+                added.add(new ListedModel(provider.publicId(id), provider.modelsCreated(), provider.name(), id, 0,
+                        ModelKind.CHAT));
             }
         });
         return added;
@@ -219,6 +224,13 @@ public final class ModelsService implements HttpService {
                     .mapToLong(ModelEntry::contextLength).findFirst().orElse(0));
         }
         return smallest;
+    }
+
+    /** An alias's kind: its first model's, as the catalogue says; chat where it says nothing. */
+    private static ModelKind aliasKind(RoutingTable routing, List<String> targets) {
+        Route route = routing.route(targets.get(0));
+        return route.provider().catalogue().stream().filter(model -> model.id().equals(route.upstreamModel()))
+                .map(ModelEntry::kind).findFirst().orElse(ModelKind.CHAT);
     }
 
     /** The smallest context of the models auto may pick: a prompt that fits it fits any of them. */

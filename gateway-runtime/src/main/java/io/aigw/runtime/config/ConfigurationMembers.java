@@ -104,6 +104,7 @@ public final class ConfigurationMembers {
                     "name", VALUE,
                     "context-length", VALUE,
                     "owned-by", VALUE,
+                    "kind", VALUE,
                     "pricing", OPEN))))));
 
     private ConfigurationMembers() {

@@ -96,10 +96,12 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, L
      * @param contextLength the context window in tokens; a model the catalogue lacks needs one
      * @param price         its {@code pricing}, rates in US dollars per million tokens as in a catalogue,
      *                      members spelt {@code cached-input}, {@code cache-write},
-     *                      {@code above-prompt-tokens}
+     *                      {@code above-prompt-tokens}; {@code output} may be left out where the entry
+     *                      says {@code kind: embedding}
+     * @param kind          its {@code kind}, {@code chat} or {@code embedding}
      */
     public record Model(String id, Optional<String> name, OptionalLong contextLength, Optional<String> ownedBy,
-                        Optional<ModelPrice> price) {
+                        Optional<ModelPrice> price, Optional<ModelKind> kind) {
 
         static Model read(Config node, String provider) {
             String key = ProviderConfig.key(provider, "models");
@@ -114,18 +116,22 @@ public record ProviderConfig(Optional<String> prefix, Optional<Secret> apiKey, L
                 throw new ConfigurationException("The 'context-length' of the entry '" + id + "' of " + key
                         + " must be a whole number of tokens.");
             }
+            Optional<String> kindText = node.get("kind").asString().asOptional();
+            Optional<ModelKind> kind = kindText.map(text -> ModelKind.named(text).orElseThrow(
+                    () -> new ConfigurationException("The 'kind' of the entry '" + id + "' of " + key + " is '"
+                            + text + "': " + ModelKind.RULE + ".")));
             Optional<ModelPrice> price;
             try {
                 price = node.get("pricing").exists()
                         ? Optional.of(PriceJson.read(ConfiguredPrice.json(node.get("pricing")),
-                        PriceJson.Spelling.KEBAB_CASE))
+                        PriceJson.Spelling.KEBAB_CASE, kind.equals(Optional.of(ModelKind.EMBEDDING))))
                         : Optional.empty();
             } catch (IllegalArgumentException e) {
                 throw new ConfigurationException("The 'pricing' of the entry '" + id + "' of " + key + " cannot be"
                         + " used: " + e.getMessage());
             }
             return new Model(id, node.get("name").asString().asOptional(), contextLength,
-                    node.get("owned-by").asString().asOptional(), price);
+                    node.get("owned-by").asString().asOptional(), price, kind);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.aigw.runtime.plugin;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.ModelKind;
 import io.aigw.runtime.error.Jsons;
 import io.aigw.runtime.pricing.ModelPrice;
 import io.aigw.runtime.pricing.PriceJson;
@@ -23,11 +24,12 @@ import java.util.OptionalLong;
 
 /**
  * Reads a plugin's model catalogue resource with JSON-B: a JSON array of
- * {@code {"id", "name", "context_length", "max_output_tokens", "owned_by", "pricing"}}, or an object
- * {@code {"prices_as_of", "prices_source", "models"}} holding that array. {@code id} and
+ * {@code {"id", "name", "context_length", "max_output_tokens", "owned_by", "kind", "pricing"}}, or an
+ * object {@code {"prices_as_of", "prices_source", "models"}} holding that array. {@code id} and
  * {@code context_length} (a whole number) are required; {@code max_output_tokens} (a whole number
  * above 0) is optional, as before it was read; {@code name} defaults to the id,
- * {@code owned_by} to the plugin, and a model without {@code pricing} has no price. Other members are
+ * {@code owned_by} to the plugin, {@code kind} to {@code chat} (an {@code embedding} model's
+ * {@code pricing} may leave out {@code output}), and a model without {@code pricing} has no price. Other members are
  * ignored, but not inside {@code pricing} ({@link PriceJson}).
  */
 final class CatalogueReader {
@@ -37,7 +39,7 @@ final class CatalogueReader {
 
     /** One entry as the resource writes it; a member it leaves out is null. */
     public record CatalogueEntry(String id, String name, Long contextLength, Long maxOutputTokens, String ownedBy,
-                                 JsonValue pricing) {
+                                 String kind, JsonValue pricing) {
     }
 
     /** The object form, which says where and when its prices come from; a member it leaves out is null. */
@@ -103,10 +105,17 @@ final class CatalogueReader {
                 throw refused(resource, source, "entry " + (i + 1) + " has no '"
                         + (entry == null || entry.id() == null ? "id" : "context_length") + "'");
             }
+            Optional<ModelKind> kind = entry.kind() == null ? Optional.of(ModelKind.CHAT)
+                    : ModelKind.named(entry.kind());
+            if (kind.isEmpty()) {
+                throw refused(resource, source, "entry " + (i + 1) + " ('" + entry.id() + "'): " + ModelKind.RULE
+                        + ", not \"" + entry.kind() + "\"");
+            }
             Optional<ModelPrice> price;
             try {
                 price = entry.pricing() == null || entry.pricing().getValueType() == JsonValue.ValueType.NULL
-                        ? Optional.empty() : Optional.of(PriceJson.read(entry.pricing(), PriceJson.Spelling.SNAKE_CASE));
+                        ? Optional.empty() : Optional.of(PriceJson.read(entry.pricing(), PriceJson.Spelling.SNAKE_CASE,
+                        kind.get() == ModelKind.EMBEDDING));
             } catch (IllegalArgumentException e) {
                 throw refused(resource, source, "entry " + (i + 1) + " ('" + entry.id() + "'): 'pricing': "
                         + e.getMessage());
@@ -117,7 +126,8 @@ final class CatalogueReader {
             }
             models.add(new ModelEntry(entry.id(), entry.name() != null ? entry.name() : entry.id(),
                     entry.contextLength(), entry.ownedBy() != null ? entry.ownedBy() : source, price,
-                    entry.maxOutputTokens() == null ? OptionalLong.empty() : OptionalLong.of(entry.maxOutputTokens())));
+                    entry.maxOutputTokens() == null ? OptionalLong.empty() : OptionalLong.of(entry.maxOutputTokens()),
+                    kind.get()));
         }
         return List.copyOf(models);
     }

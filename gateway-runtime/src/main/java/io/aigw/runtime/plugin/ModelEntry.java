@@ -1,5 +1,6 @@
 package io.aigw.runtime.plugin;
 
+import io.aigw.runtime.config.ModelKind;
 import io.aigw.runtime.pricing.ModelPrice;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -13,9 +14,16 @@ import java.util.OptionalLong;
  *                      gives a price, and its cost is unknown unless the upstream reports one
  * @param maxOutputTokens the most tokens one answer may hold, where its catalogue says; what a
  *                      request without {@code max_completion_tokens} is reserved for
+ * @param kind          what it does: chat, or embedding
  */
 public record ModelEntry(String id, String name, long contextLength, String ownedBy, Optional<ModelPrice> price,
-                         OptionalLong maxOutputTokens) {
+                         OptionalLong maxOutputTokens, ModelKind kind) {
+
+    /** A chat model. */
+    public ModelEntry(String id, String name, long contextLength, String ownedBy, Optional<ModelPrice> price,
+                      OptionalLong maxOutputTokens) {
+        this(id, name, contextLength, ownedBy, price, maxOutputTokens, ModelKind.CHAT);
+    }
 
     /** An entry whose catalogue gives no output cap. */
     public ModelEntry(String id, String name, long contextLength, String ownedBy, Optional<ModelPrice> price) {

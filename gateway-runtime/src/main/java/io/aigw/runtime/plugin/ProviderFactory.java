@@ -3,6 +3,7 @@ package io.aigw.runtime.plugin;
 import io.aigw.runtime.config.Aliases;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.ConfigurationMembers;
+import io.aigw.runtime.config.ModelKind;
 import io.aigw.runtime.config.PluginsConfig;
 import io.aigw.runtime.config.PoolKey;
 import io.aigw.runtime.config.ProviderConfig;
@@ -176,7 +177,7 @@ public final class ProviderFactory {
 
     /**
      * The plugin's shipped catalogue, with the configured entries added, or changing by id what they
-     * set of a shipped one (its name, context length, owner or price).
+     * set of a shipped one (its name, context length, owner, price or kind).
      */
     private static List<ModelEntry> catalogue(Optional<CatalogueReader.Catalogue> shipped, String name,
                                               ProviderConfig config) {
@@ -198,7 +199,8 @@ public final class ProviderFactory {
         return new ModelEntry(model.id(), model.name().or(() -> shipped.map(ModelEntry::name)).orElse(model.id()),
                 contextLength, model.ownedBy().or(() -> shipped.map(ModelEntry::ownedBy)).orElse(provider),
                 model.price().or(() -> shipped.flatMap(ModelEntry::price)),
-                shipped.map(ModelEntry::maxOutputTokens).orElse(OptionalLong.empty()));
+                shipped.map(ModelEntry::maxOutputTokens).orElse(OptionalLong.empty()),
+                model.kind().or(() -> shipped.map(ModelEntry::kind)).orElse(ModelKind.CHAT));
     }
 
     /** Says how many models have a price, where the catalogue's come from, and how many configuration sets. */

@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * Reads a model's price from its JSON form, the {@code pricing} object of a catalogue entry:
  * {@code {"input", "cached_input", "cache_write", "output", "reasoning", "tiers"}}, rates in US
- * dollars per million tokens, {@code input} and {@code output} required, and {@code tiers} a list of
+ * dollars per million tokens, {@code input} and {@code output} required (an embedding model's
+ * {@code output} optional), and {@code tiers} a list of
  * {@code {"above_prompt_tokens", ...rates}} in ascending order. A rate is read exactly from the
  * number's text, never through a {@code double}. A member it does not know is refused rather than
  * skipped: a misspelt rate left out would silently charge the fallback rate.
@@ -38,11 +39,21 @@ public final class PriceJson {
     }
 
     /**
-     * Reads the price.
+     * Reads the price, {@code output} required.
      *
      * @throws IllegalArgumentException saying what is wrong, naming members in {@code spelling}
      */
     public static ModelPrice read(JsonValue pricing, Spelling spelling) {
+        return read(pricing, spelling, false);
+    }
+
+    /**
+     * Reads the price; when {@code outputOptional} (an embedding model's, which writes no tokens), a
+     * price that leaves out {@code output} charges nothing for output.
+     *
+     * @throws IllegalArgumentException saying what is wrong, naming members in {@code spelling}
+     */
+    public static ModelPrice read(JsonValue pricing, Spelling spelling, boolean outputOptional) {
         JsonObject price = object(pricing, "a price is an object of rates");
         requireKnown(price, members(spelling, TIERS), "a price");
         List<Tier> tiers = new ArrayList<>();
@@ -53,13 +64,13 @@ public final class PriceJson {
                         + describe(list));
             }
             for (int i = 0; i < array.size(); i++) {
-                tiers.add(tier(array.get(i), i + 1, spelling));
+                tiers.add(tier(array.get(i), i + 1, spelling, outputOptional));
             }
         }
-        return new ModelPrice(rates(price, spelling, ""), tiers);
+        return new ModelPrice(rates(price, spelling, "", outputOptional), tiers);
     }
 
-    private static Tier tier(JsonValue value, int number, Spelling spelling) {
+    private static Tier tier(JsonValue value, int number, Spelling spelling, boolean outputOptional) {
         String where = "tier " + number + ": ";
         JsonObject tier = object(value, where + "a tier is an object {" + spelling.of(ABOVE) + ", ...rates}");
         requireKnown(tier, members(spelling, ABOVE), where + "a tier");
@@ -74,12 +85,13 @@ public final class PriceJson {
             throw new IllegalArgumentException(where + "'" + spelling.of(ABOVE)
                     + "' must be a positive whole number of prompt tokens, not " + describe(above));
         }
-        return new Tier(tokens.longValueExact(), rates(tier, spelling, where));
+        return new Tier(tokens.longValueExact(), rates(tier, spelling, where, outputOptional));
     }
 
-    private static Rates rates(JsonObject object, Spelling spelling, String where) {
+    private static Rates rates(JsonObject object, Spelling spelling, String where, boolean outputOptional) {
+        BigDecimal output = rate(object, spelling, "output", !outputOptional, where);
         return Rates.of(rate(object, spelling, "input", true, where), rate(object, spelling, "cached_input", false, where),
-                rate(object, spelling, "cache_write", false, where), rate(object, spelling, "output", true, where),
+                rate(object, spelling, "cache_write", false, where), output != null ? output : BigDecimal.ZERO,
                 rate(object, spelling, "reasoning", false, where));
     }
 

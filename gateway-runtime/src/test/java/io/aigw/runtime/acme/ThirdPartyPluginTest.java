@@ -110,9 +110,9 @@ public final class ThirdPartyPluginTest {
             // acme's priority, 50, puts it after openrouter's 5: last.
             int openrouter = models.indexOf("{\"id\":\"openrouter/auto\"");
             int big = at(models, "{\"id\":\"acme/big-model\",\"object\":\"model\",\"created\":\\d+,\"owned_by\":\"acme\","
-                    + "\"name\":\"Acme Big\",\"context_length\":64000}");
+                    + "\"name\":\"Acme Big\",\"context_length\":64000,\"kind\":\"chat\"}");
             int small = at(models, "{\"id\":\"acme/small-model\",\"object\":\"model\",\"created\":\\d+,"
-                    + "\"owned_by\":\"acme\",\"name\":\"Acme Small\",\"context_length\":16000}]}$");
+                    + "\"owned_by\":\"acme\",\"name\":\"Acme Small\",\"context_length\":16000,\"kind\":\"chat\"}]}$");
             assertTrue(openrouter > 0 && big > openrouter && small > big, models);
         }
     }

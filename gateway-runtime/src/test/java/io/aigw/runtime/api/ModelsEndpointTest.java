@@ -81,7 +81,7 @@ public final class ModelsEndpointTest {
             assertEquals(ManagementFactory.getRuntimeMXBean().getStartTime() / 1000, created(auto));
             for (JsonValue value : data) {
                 JsonObject model = value.asJsonObject();
-                assertEquals(List.of("id", "object", "created", "owned_by", "name", "context_length"),
+                assertEquals(List.of("id", "object", "created", "owned_by", "name", "context_length", "kind"),
                         List.copyOf(model.keySet()), model.toString());
                 assertEquals("model", model.getString("object"));
                 assertEquals(JsonValue.ValueType.NUMBER, model.get("context_length").getValueType());
@@ -95,7 +95,7 @@ public final class ModelsEndpointTest {
             assertEquals(List.of("gateway", "openai", "gemini", "anthropic", "xai", "openrouter", "acme"), prefixes);
             assertTrue(response.body().contains("{\"id\":\"openai/gpt-5\",\"object\":\"model\",\"created\":"
                     + catalogueBuilt("openai") + ",\"owned_by\":\"openai\",\"name\":\"GPT-5\","
-                    + "\"context_length\":400000}"), response.body());
+                    + "\"context_length\":400000,\"kind\":\"chat\"}"), response.body());
             assertEquals(1, count(response.body(), "\"openrouter/auto\""));
             assertFalse(response.body().contains("openrouter/openrouter"));
             List<String> ids = data.stream().map(value -> value.asJsonObject().getString("id")).toList();
@@ -118,7 +118,7 @@ public final class ModelsEndpointTest {
             assertEquals(List.of("gateway", "xai", "openai", "gemini", "claude", "openrouter", "acme"), prefixes);
             assertEquals("{\"id\":\"claude/claude-sonnet-4-5\",\"object\":\"model\",\"created\":"
                     + catalogueBuilt("anthropic") + ",\"owned_by\":\"anthropic\",\"name\":\"Claude Sonnet 4.5\","
-                    + "\"context_length\":200000}", data.stream().map(JsonValue::toString)
+                    + "\"context_length\":200000,\"kind\":\"chat\"}", data.stream().map(JsonValue::toString)
                     .filter(model -> model.contains("claude-sonnet-4-5")).findFirst().orElseThrow());
         }
     }
@@ -138,11 +138,11 @@ public final class ModelsEndpointTest {
             assertEquals(1, count(body, "\"anthropic/claude-sonnet-4-5\""), body);
             assertTrue(body.contains("{\"id\":\"anthropic/claude-sonnet-4-5\",\"object\":\"model\",\"created\":"
                     + catalogueBuilt("anthropic") + ",\"owned_by\":\"anthropic\",\"name\":\"Claude Sonnet 4.5\","
-                    + "\"context_length\":200000}"), body);
+                    + "\"context_length\":200000,\"kind\":\"chat\"}"), body);
             // A model configuration adds is listed with its provider's catalogue's time.
             assertTrue(body.contains("{\"id\":\"meta-llama/llama-3-8b\",\"object\":\"model\",\"created\":"
                     + catalogueBuilt("openrouter") + ",\"owned_by\":\"meta-llama\",\"name\":\"Llama 3 8B\","
-                    + "\"context_length\":8192}"), body);
+                    + "\"context_length\":8192,\"kind\":\"chat\"}"), body);
         }
     }
 
@@ -161,11 +161,11 @@ public final class ModelsEndpointTest {
 
             long created = catalogueBuilt("openai");
             assertTrue(body.contains("{\"id\":\"openai/gpt-5\",\"object\":\"model\",\"created\":" + created
-                    + ",\"owned_by\":\"openai\",\"name\":\"GPT-5 (our deployment)\",\"context_length\":272000}"),
+                    + ",\"owned_by\":\"openai\",\"name\":\"GPT-5 (our deployment)\",\"context_length\":272000,\"kind\":\"chat\"}"),
                     body);
             assertEquals(1, count(body, "\"openai/gpt-5\""));
             assertTrue(body.contains("{\"id\":\"openai/ft:gpt-4o:acme:2026\",\"object\":\"model\",\"created\":"
-                    + created + ",\"owned_by\":\"acme\",\"name\":\"Our fine-tune\",\"context_length\":128000}"),
+                    + created + ",\"owned_by\":\"acme\",\"name\":\"Our fine-tune\",\"context_length\":128000,\"kind\":\"chat\"}"),
                     body);
             assertFalse(body.contains("xai/"), body);
         }
@@ -204,7 +204,7 @@ public final class ModelsEndpointTest {
 
             assertEquals(200, response.statusCode(), response.body());
             assertEquals("{\"id\":\"widget/widget-1\",\"object\":\"model\",\"created\":" + built.getEpochSecond()
-                    + ",\"owned_by\":\"widgets\",\"name\":\"Widget One\",\"context_length\":32000}", response.body());
+                    + ",\"owned_by\":\"widgets\",\"name\":\"Widget One\",\"context_length\":32000,\"kind\":\"chat\"}", response.body());
         }
     }
 
@@ -217,7 +217,7 @@ public final class ModelsEndpointTest {
             assertEquals(200, response.statusCode(), response.body());
             assertEquals("application/json", response.headers().firstValue("Content-Type").orElseThrow());
             assertEquals("{\"id\":\"openai/gpt-5\",\"object\":\"model\",\"created\":" + catalogueBuilt("openai")
-                    + ",\"owned_by\":\"openai\",\"name\":\"GPT-5\",\"context_length\":400000}", response.body());
+                    + ",\"owned_by\":\"openai\",\"name\":\"GPT-5\",\"context_length\":400000,\"kind\":\"chat\"}", response.body());
         }
     }
 

@@ -159,7 +159,7 @@ public final class GatewayConfigTest {
         assertEquals(OptionalInt.of(7), openai.priority());
         assertEquals(Optional.empty(), openai.prefix());
         assertEquals(List.of(new ProviderConfig.Model("my-tune", Optional.empty(), OptionalLong.of(8000),
-                Optional.empty(), Optional.empty())), openai.models());
+                Optional.empty(), Optional.empty(), Optional.empty())), openai.models());
         assertFalse(openai.toString().contains("sk-from-vendor"), openai.toString());
         assertTrue(ProviderConfig.enabled(settings, "openai"));
         assertFalse(ProviderConfig.enabled(settings(Map.of(), Map.of("PROVIDERS_XAI_ENABLED", "false")), "xai"));
@@ -204,7 +204,7 @@ public final class GatewayConfigTest {
                 + " unknown configuration key providers.openai.kyes (known: api-key, base-url, default-model,"
                 + " enabled, headers, keys, models, prefix, priority);"
                 + " unknown configuration key providers.openai.models.0.context_length (known: context-length, id,"
-                + " name, owned-by, pricing);"
+                + " kind, name, owned-by, pricing);"
                 + " unknown configuration key providers.some-provider-installed-later.base_url (known: api-key,"
                 + " base-url, default-model, enabled, headers, keys, models, prefix, priority)."
                 + " A key the gateway does not read would be ignored: correct or remove it (docs/configuration.md"

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.ModelKind;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.pricing.Cost;
@@ -12,6 +13,7 @@ import io.aigw.runtime.pricing.ModelPrice;
 import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.pricing.Rates;
 import io.aigw.runtime.pricing.Tier;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.testing.LogRecords;
 import io.aigw.runtime.testing.TestGateway;
 import io.aigw.spi.ProviderDescriptor;
@@ -66,11 +68,11 @@ public final class CatalogueTest {
             assertEquals("{\"object\":\"list\",\"data\":["
                     + "{\"id\":\"gateway/auto\",\"object\":\"model\",\"created\":"
                     + ManagementFactory.getRuntimeMXBean().getStartTime() / 1000 + ",\"owned_by\":\"aigw\","
-                    + "\"name\":\"Auto: the first available provider's default model\",\"context_length\":32000},"
+                    + "\"name\":\"Auto: the first available provider's default model\",\"context_length\":32000,\"kind\":\"chat\"},"
                     + "{\"id\":\"widget/widget-1\",\"object\":\"model\",\"created\":" + WRITTEN.getEpochSecond()
-                    + ",\"owned_by\":\"widgets\",\"name\":\"Widget \\\"One\\\" \u00e9\",\"context_length\":32000},"
+                    + ",\"owned_by\":\"widgets\",\"name\":\"Widget \\\"One\\\" \u00e9\",\"context_length\":32000,\"kind\":\"chat\"},"
                     + "{\"id\":\"widget/widget-2\",\"object\":\"model\",\"created\":" + WRITTEN.getEpochSecond()
-                    + ",\"owned_by\":\"" + SOURCE + "\",\"name\":\"widget-2\",\"context_length\":8000}]}",
+                    + ",\"owned_by\":\"" + SOURCE + "\",\"name\":\"widget-2\",\"context_length\":8000,\"kind\":\"chat\"}]}",
                     response.body());
         }
     }
@@ -94,6 +96,8 @@ public final class CatalogueTest {
             a rate given as text        | [{"id":"m","context_length":1,"pricing":{"input":"0.10","output":0.4}}] | entry 1 ('m'): 'pricing': 'input' must be a number of US dollars per million tokens, not negative, not the string "0.10"
             a negative rate             | {"models":[{"id":"m","context_length":1,"pricing":{"input":0.1,"output":-0.4}}]} | entry 1 ('m'): 'pricing': 'output' must be a number of US dollars per million tokens, not negative, not the number -0.4
             a price without output      | [{"id":"m","context_length":1,"pricing":{"input":0.1}}]        | entry 1 ('m'): 'pricing': there is no 'output'
+            a chat model without output | [{"id":"m","context_length":1,"kind":"chat","pricing":{"input":0.1}}] | entry 1 ('m'): 'pricing': there is no 'output'
+            a kind it does not know     | [{"id":"m","context_length":1,"kind":"image"}]                | entry 1 ('m'): 'kind' must be "chat" or "embedding", not "image"
             a misspelt rate             | [{"id":"m","context_length":1,"pricing":{"input":1,"output":2,"cached":0.1}}] | entry 1 ('m'): 'pricing': 'cached' is not a member of a price; its members are input, cached_input, cache_write, output, reasoning, tiers
             a price that is a number    | [{"id":"m","context_length":1,"pricing":0.5}]                  | entry 1 ('m'): 'pricing': a price is an object of rates, not the number 0.5
             tiers that are an object    | [{"id":"m","context_length":1,"pricing":{"input":1,"output":2,"tiers":{"above_prompt_tokens":5}}}] | 'tiers' must be an array of tiers, not an object
@@ -151,6 +155,23 @@ public final class CatalogueTest {
             assertEquals(List.of("Prices of widget: 1 of 2 models priced, as of 2026-11-26 from"
                     + " https://widget.example/pricing"), logs.messages(Level.INFO, ProviderFactory.class.getName()));
         }
+    }
+
+    @Test
+    void anEmbeddingModelsPriceMayLeaveOutOutputWhichThenCostsNothing() throws IOException {
+        URL catalogue = write("""
+                [{"id": "widget-embed", "context_length": 8191, "kind": "embedding", "pricing": {"input": 0.02}},
+                 {"id": "widget-1", "context_length": 32000}]
+                """);
+
+        List<Provider> providers = providersWith(catalogue);
+
+        assertEquals(new ModelEntry("widget-embed", "widget-embed", 8191, SOURCE, Optional.of(new ModelPrice(
+                Rates.of(new BigDecimal("0.02"), null, null, BigDecimal.ZERO, null), List.of())),
+                java.util.OptionalLong.empty(), ModelKind.EMBEDDING), providers.get(0).catalogue().get(0));
+        assertEquals(ModelKind.CHAT, providers.get(0).catalogue().get(1).kind());
+        assertEquals(new Cost.Priced(new Usd(20_000), PriceBook.of(Provider.prices(providers)).version()),
+                PriceBook.of(Provider.prices(providers)).cost("widget", "widget-embed", new TokenUsage(1000, 0, 1000)));
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aigw.plugin.gemini.GeminiPlugin;
 import io.aigw.plugin.openai.OpenAiPlugin;
 import io.aigw.runtime.config.ConfigurationException;
+import io.aigw.runtime.config.ModelKind;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.pricing.ModelPrice;
 import io.aigw.runtime.pricing.PriceBook;
@@ -71,6 +72,28 @@ final class PriceOverridesTest {
     }
 
     @Test
+    void aConfiguredEmbeddingModelMayBePricedByItsInputAloneAndAShippedOneKeepsItsKind() {
+        List<Provider> providers = providers(Map.of(
+                "providers.openai.models.0.id", "my-embedder",
+                "providers.openai.models.0.context-length", "8191",
+                "providers.openai.models.0.kind", "embedding",
+                "providers.openai.models.0.pricing.input", "0.05",
+                "providers.openai.models.1.id", "text-embedding-3-small",
+                "providers.openai.models.1.name", "Small embeddings"));
+
+        assertEquals(new ModelEntry("my-embedder", "my-embedder", 8191, "openai", Optional.of(new ModelPrice(
+                Rates.of(usd("0.05"), null, null, usd("0"), null), List.of())), java.util.OptionalLong.empty(),
+                ModelKind.EMBEDDING), model(providers, "openai", "my-embedder"));
+        assertEquals(ModelKind.EMBEDDING, model(providers, "openai", "text-embedding-3-small").kind());
+        ConfigurationException chat = assertThrows(ConfigurationException.class, () -> providers(Map.of(
+                "providers.openai.models.0.id", "my-embedder",
+                "providers.openai.models.0.context-length", "8191",
+                "providers.openai.models.0.kind", "embeddings")));
+        assertEquals("The 'kind' of the entry 'my-embedder' of providers.openai.models is 'embeddings': 'kind' must"
+                + " be \"chat\" or \"embedding\".", chat.getMessage());
+    }
+
+    @Test
     void aModelThePluginLacksNeedsAContextLength() {
         ConfigurationException refused = assertThrows(ConfigurationException.class, () -> providers(Map.of(
                 "providers.openai.models.0.id", "my-tune",
@@ -130,7 +153,7 @@ final class PriceOverridesTest {
             List<String> lines = logs.messages(Level.INFO).stream()
                     .filter(line -> line.startsWith("Price table ")).toList();
             assertEquals(1, lines.size(), lines.toString());
-            assertTrue(lines.get(0).endsWith(": 31 models priced"), lines.get(0));
+            assertTrue(lines.get(0).endsWith(": 37 models priced"), lines.get(0));
             return lines.get(0).substring("Price table ".length(), "Price table ".length() + 12);
         }
     }

@@ -14,6 +14,7 @@ import io.aigw.runtime.plugin.ModelEntry;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.metering.AnswerUsage;
+import io.aigw.runtime.metering.TokenUsage;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.util.List;
@@ -210,7 +211,21 @@ final class ShippedPricesTest {
                 .toList();
 
         assertEquals(List.of("openrouter/openrouter/auto"), unpriced);
-        assertEquals(12 + 6 + 7 + 6, shipped().size());
+        assertEquals(15 + 7 + 7 + 6 + 2, shipped().size());
+    }
+
+    @Test
+    void theShippedEmbeddingModelsChargeAMillionInputTokensAtTheirListPriceAndNoOutputRate() {
+        PriceBook prices = shipped();
+        // An embeddings answer reports prompt_tokens and total_tokens alone: no tokens written.
+        TokenUsage million = new TokenUsage(1_000_000, 0, 1_000_000);
+
+        assertEquals(new Usd(20_000_000), amount(prices.cost("openai", "text-embedding-3-small", million)));
+        assertEquals(new Usd(130_000_000), amount(prices.cost("openai", "text-embedding-3-large", million)));
+        assertEquals(new Usd(100_000_000), amount(prices.cost("openai", "text-embedding-ada-002", million)));
+        assertEquals(new Usd(150_000_000), amount(prices.cost("gemini", "gemini-embedding-001", million)));
+        assertEquals(new Usd(20_000_000), amount(prices.cost("openrouter", "openai/text-embedding-3-small", million)));
+        assertEquals(new Usd(130_000_000), amount(prices.cost("openrouter", "openai/text-embedding-3-large", million)));
     }
 
     @Test
