@@ -7,6 +7,7 @@ import io.aigw.runtime.admin.AdminUsageService;
 import io.aigw.runtime.admin.KeyIssuer;
 import io.aigw.runtime.api.AnthropicModelsService;
 import io.aigw.runtime.api.ChatCompletionsService;
+import io.aigw.runtime.api.EmbeddingsService;
 import io.aigw.runtime.api.MessagesService;
 import io.aigw.runtime.api.ModelsService;
 import io.aigw.runtime.api.RequestAdmission;
@@ -228,6 +229,7 @@ public final class Gateway implements AutoCloseable {
                         upstreams.forwarder(), rateLimiter, upstream.timeouts().total()), responses, admission))
                 .register("/anthropic/v1/messages", new MessagesService(dispatcher, admission))
                 .register("/anthropic/v1/models", new AnthropicModelsService(routes))
+                .register("/api/v1/embeddings", new EmbeddingsService(dispatcher, admission))
                 .register("/api/v1/models", new ModelsService(routes, upstreams.catalogues(), config.name()))
                 .register("/admin/v1/keys", new AdminKeysService(store, keys))
                 .register("/admin/v1/usage", new AdminUsageService(store))

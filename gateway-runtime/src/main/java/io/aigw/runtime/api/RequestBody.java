@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A chat request's body as it comes off the connection: JSON by its type, framed one way only,
+ * A request's body as it comes off the connection: JSON by its type, framed one way only,
  * within the size limit and the heap set aside for bodies in flight, at the pace the transport asks.
  */
 final class RequestBody {
@@ -79,7 +79,7 @@ final class RequestBody {
             byte[] body = ArrivingBody.read(in, declared, maxBodyBytes, reservation);
             if (body.length == 0) {
                 throw new ApiException(ApiError.invalidRequest(null, "The request body is empty; send a JSON"
-                        + " object with 'model' and 'messages'."));
+                        + " object with 'model' and the endpoint's fields ('messages', 'input')."));
             }
             return body;
         } catch (CallerTooSlow e) {

@@ -9,7 +9,7 @@ import java.util.Optional;
  */
 public interface UsageFormat {
 
-    /** OpenAI's Chat Completions (and Embeddings): {@code usage} with {@code prompt_tokens} and the rest. */
+    /** OpenAI's Chat Completions: {@code usage} with {@code prompt_tokens} and the rest. */
     UsageFormat CHAT_COMPLETIONS = new ChatCompletionsUsage();
 
     /** OpenAI's Responses: a response's {@code usage} with {@code input_tokens} and the rest. */
@@ -17,6 +17,8 @@ public interface UsageFormat {
 
     /** Anthropic's Messages: {@code usage} with {@code input_tokens}, the cache's two counts and {@code output_tokens}. */
     UsageFormat MESSAGES = new MessagesUsage();
+    /** OpenAI's Embeddings: chat's {@code usage} without {@code completion_tokens}, as none were written. */
+    UsageFormat EMBEDDINGS = new EmbeddingsUsage();
 
     /**
      * The usage a whole answer (or an error answer, which may report some) holds in

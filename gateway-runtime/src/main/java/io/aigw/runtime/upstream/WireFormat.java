@@ -18,6 +18,8 @@ public interface WireFormat {
 
     /** Anthropic's Messages: a stream ends with {@code message_stop}, a cut one with an {@code error} event. */
     WireFormat MESSAGES = new MessagesFormat();
+    /** OpenAI's Embeddings: whole answers only, their usage input tokens alone. */
+    WireFormat EMBEDDINGS = new EmbeddingsFormat();
 
     /** Where the API reports usage. */
     UsageFormat usage();
