@@ -2,17 +2,22 @@ package io.aigw.runtime.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.testing.TestGateway;
 import io.aigw.spi.UpstreamApi;
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -103,6 +108,25 @@ public final class RoutingTableTest {
                     + " serves its prefix.\",\"type\":\"invalid_request_error\",\"param\":\"model\","
                     + "\"code\":\"model_not_found\"}}", response.body());
         }
+    }
+
+    @Test
+    void twoPluginsClaimingToBeTheHomeOfOneApiAreRefusedNamingBoth() {
+        List<Provider> shipped = new ProviderFactory(new Settings(Config.just(ConfigSources.create(Map.of())),
+                Map.of())).create(PluginDiscovery.discover());
+        Provider anthropic = shipped.stream().filter(provider -> provider.name().equals("anthropic")).findFirst()
+                .orElseThrow();
+        Provider another = new Provider("claude", "claude", true, false, "claude-sonnet-4-5", 9, anthropic.baseUrl(),
+                anthropic.keys(), "CLAUDE_API_KEY", Map.of(), Set.of(), List.of(), 0, "claude.jar (x.ClaudePlugin)",
+                anthropic.apis(), Set.of(UpstreamApi.MESSAGES));
+        List<Provider> providers = new ArrayList<>(shipped);
+        providers.add(another);
+
+        ConfigurationException refused = assertThrows(ConfigurationException.class, () -> RoutingTable.of(providers));
+
+        assertEquals("Two plugins claim to be the home of MESSAGES model ids without a provider: " + anthropic.source()
+                + " and claude.jar (x.ClaudePlugin). Remove one jar from plugins/ or switch one off with"
+                + " providers.claude.enabled=false.", refused.getMessage());
     }
 
     private static RoutingTable table(Map<String, String> config) {
