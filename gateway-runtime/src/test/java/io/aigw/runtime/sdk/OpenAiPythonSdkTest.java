@@ -86,6 +86,23 @@ public final class OpenAiPythonSdkTest {
                 "missing": missing}))
             """;
 
+    /** Embeds two texts and retrieves the model, printing the vectors the SDK decoded and the model it typed. */
+    private static final String EMBEDDINGS = """
+            import json, openai
+            client = openai.OpenAI()
+            embeddings = client.embeddings.create(model="openai/text-embedding-3-small",
+                                                  input=["The food was delicious", "and the waiter"])
+            retrieved = client.models.retrieve("openai/text-embedding-3-small")
+            print(json.dumps({"vectors": [e.embedding for e in embeddings.data], "model": embeddings.model,
+                              "prompt_tokens": embeddings.usage.prompt_tokens,
+                              "total_tokens": embeddings.usage.total_tokens,
+                              "retrieved": retrieved.model_dump(exclude_unset=True)}))
+            """;
+    /** Two vectors as the SDK asks for them, base64 of little-endian floats: [1.0, 2.0] and [0.5]. */
+    private static final String EMBEDDED = "{\"object\":\"list\",\"data\":[{\"object\":\"embedding\",\"index\":0,"
+            + "\"embedding\":\"AACAPwAAAEA=\"},{\"object\":\"embedding\",\"index\":1,\"embedding\":\"AAAAPw==\"}],"
+            + "\"model\":\"text-embedding-3-small\",\"usage\":{\"prompt_tokens\":9,\"total_tokens\":9}}";
+
     @RegisterExtension
     final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer()
             .config("gateway.access-log", "off").environment("OPENAI_API_KEY", "sk-upstream-openai");
@@ -169,6 +186,33 @@ public final class OpenAiPythonSdkTest {
         assertEquals(gpt5, seen.getJsonObject("retrieved"));
         assertEquals(Json.createObjectBuilder().add("status", 404).add("code", "model_not_found").build(),
                 seen.getJsonObject("missing"));
+    }
+
+    @Test
+    void embeddingsCreateDecodesTheUpstreamsVectorsAndModelsRetrieveTypesTheEmbeddingModelWithItsKind()
+            throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
+                .body(EMBEDDED).build());
+        TestGateway gateway = front.gateway();
+        JsonObject served = json(gateway.send(gateway.request("/api/v1/models/openai/text-embedding-3-small").build())
+                .body());
+
+        JsonObject seen = json(python(EMBEDDINGS, TestGateway.KEY));
+
+        assertEquals(Json.createArrayBuilder().add(Json.createArrayBuilder().add(1.0).add(2.0))
+                .add(Json.createArrayBuilder().add(0.5)).build(), seen.getJsonArray("vectors"));
+        assertEquals("text-embedding-3-small", seen.getString("model"));
+        assertEquals(9, seen.getInt("prompt_tokens"));
+        assertEquals(9, seen.getInt("total_tokens"));
+        assertEquals(served, seen.getJsonObject("retrieved"));
+        assertEquals("embedding", served.getString("kind"));
+        RecordedRequest request = front.upstream().takeRequest(5, TimeUnit.SECONDS);
+        assertEquals("POST /v1/embeddings HTTP/1.1", request.getRequestLine());
+        JsonObject sent = json(request.getBody().utf8());
+        assertEquals("text-embedding-3-small", sent.getString("model"));
+        assertEquals(Json.createArrayBuilder().add("The food was delicious").add("and the waiter").build(),
+                sent.getJsonArray("input"));
+        assertEquals("base64", sent.getString("encoding_format"), "the SDK's own choice, passed on: " + sent);
     }
 
     /** The gateway counted one more request, a 400: the SDK did not send it again. */

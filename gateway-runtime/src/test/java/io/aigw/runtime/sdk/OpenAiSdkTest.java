@@ -85,6 +85,10 @@ public final class OpenAiSdkTest {
         Model gpt5 = models.stream().filter(model -> model.id().equals("openai/gpt-5")).findFirst().orElseThrow();
         assertEquals("openai", gpt5.ownedBy());
         assertEquals(400_000L, gpt5._additionalProperties().get("context_length").convert(Long.class));
+        assertEquals("chat", gpt5._additionalProperties().get("kind").convert(String.class));
+        Model embedder = models.stream().filter(model -> model.id().equals("openai/text-embedding-3-small"))
+                .findFirst().orElseThrow();
+        assertEquals("embedding", embedder._additionalProperties().get("kind").convert(String.class));
     }
 
     @Test
