@@ -2,10 +2,11 @@ package io.aigw.runtime.sdk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.aigw.runtime.testing.ClientProcess;
 import io.aigw.runtime.testing.GatewayInFront;
-import io.aigw.runtime.testing.OpenAiPython;
-import io.aigw.runtime.testing.ResponsesUpstream;
+import io.aigw.runtime.testing.PythonSdks;
 import io.aigw.runtime.testing.ResponsesUpstream.Usage;
+import io.aigw.runtime.testing.ResponsesUpstream;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -97,7 +98,7 @@ public final class OpenAiPythonResponsesTest {
     }
 
     private String python(String script) {
-        OpenAiPython.Finished finished = OpenAiPython.run(script, Map.of(
+        ClientProcess.Finished finished = PythonSdks.run(script, Map.of(
                 "OPENAI_BASE_URL", front.gateway().uri("/api/v1").toString(), "OPENAI_API_KEY", TestGateway.KEY),
                 SCRIPT);
         assertEquals(0, finished.exitCode(), "the Python script failed: " + finished.stdout() + finished.stderr());

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.CallRecords;
+import io.aigw.runtime.testing.ClientProcess;
 import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.KeysApi;
-import io.aigw.runtime.testing.OpenAiPython;
+import io.aigw.runtime.testing.PythonSdks;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -230,7 +231,7 @@ public final class OpenAiPythonSdkTest {
 
     /** Runs {@code script} as an application would, the SDK configured by its environment alone. */
     private String python(String script, String key, String... args) {
-        OpenAiPython.Finished finished = OpenAiPython.run(script, Map.of(
+        ClientProcess.Finished finished = PythonSdks.run(script, Map.of(
                 "OPENAI_BASE_URL", front.gateway().uri("/api/v1").toString(), "OPENAI_API_KEY", key), SCRIPT, args);
         assertEquals(0, finished.exitCode(), "the Python script failed: " + finished.stdout() + finished.stderr());
         return finished.stdout();

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Assumptions;
  * since a test of a real client must never be skipped silently there.
  */
 public final class ClientProcess {
+    /** Variables a client reads its endpoint and key from: none of the machine's may reach it. */
+    private static final List<String> INHERITED_NEVER = List.of("OPENAI_", "ANTHROPIC_", "CLAUDE_");
+
     private ClientProcess() {
     }
 
@@ -33,14 +36,15 @@ public final class ClientProcess {
 
     /**
      * Runs {@code command} in {@code folder} with {@code environment} added to this process's (less
-     * every inherited {@code OPENAI_*}, so that a real key never reaches a client) and returns what
+     * every inherited {@code OPENAI_*}, {@code ANTHROPIC_*} and {@code CLAUDE_*}, so that a real key or
+     * endpoint never reaches a client) and returns what
      * it printed, or nothing if it outlived {@code timeout}. Its standard input is closed: a client
      * that asks for input ends rather than waits.
      */
     public static Optional<Finished> run(List<String> command, Path folder, Map<String, String> environment,
                                          Duration timeout) {
         ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
-        builder.environment().keySet().removeIf(name -> name.startsWith("OPENAI_"));
+        builder.environment().keySet().removeIf(name -> INHERITED_NEVER.stream().anyMatch(name::startsWith));
         builder.environment().putAll(environment);
         Process process;
         try {

@@ -12,22 +12,29 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
- * The official OpenAI Python SDK ({@code openai} on PyPI, version {@value #VERSION} exactly), run
- * as a user's script runs it: a Python process of its own, in a venv this class makes once per
- * build under the module's {@code target/python-sdk} (Maven runs tests in the module's folder)
- * and reuses while it holds that version.
+ * The official Python SDKs, OpenAI's ({@code openai} on PyPI, version {@value #OPENAI} exactly) and
+ * Anthropic's ({@code anthropic}, {@value #ANTHROPIC}), run as a user's script runs them: a Python
+ * process of its own, in a venv this class makes once per build under the module's
+ * {@code target/python-sdk} (Maven runs tests in the module's folder) and reuses while it holds
+ * those versions.
  *
  * <p>The venv is made with {@code AIGW_PYTHON}, or else {@code python3}. Where that Python or its
- * {@code venv} module is missing, or pip cannot install the SDK, a test on a laptop is skipped with the
+ * {@code venv} module is missing, or pip cannot install the SDKs, a test on a laptop is skipped with the
  * reason; in CI ({@code CI=true}) it fails: a test of a real client must never be skipped silently
  * there. Every step has a time limit, so a stalled index or script fails the test instead of
  * hanging the build.
  */
-public final class OpenAiPython {
-    /** The SDK release the tests run; raise it on purpose, as any dependency. */
-    public static final String VERSION = "3.22.1";
+public final class PythonSdks {
+    /** The OpenAI SDK release the tests run; raise it on purpose, as any dependency. */
+    public static final String OPENAI = "3.22.1";
+
+    /** The Anthropic SDK release the tests run. */
+    public static final String ANTHROPIC = "1.13.0";
+
+    private static final Map<String, String> PINNED = Map.of("openai", OPENAI, "anthropic", ANTHROPIC);
 
     private static final String VARIABLE = "AIGW_PYTHON";
     private static final Path VENV = Path.of("target", "python-sdk");
@@ -40,11 +47,7 @@ public final class OpenAiPython {
     /** What this JVM found or made, once; guarded by the class. */
     private static Optional<Venv> venv = Optional.empty();
 
-    private OpenAiPython() {
-    }
-
-    /** What a script's process ended with. */
-    public record Finished(int exitCode, String stdout, String stderr) {
+    private PythonSdks() {
     }
 
     /** The venv as the first test that needed it left it: usable, or not, and why. */
@@ -58,10 +61,11 @@ public final class OpenAiPython {
 
     /**
      * Runs {@code script} ({@code python -c}) with {@code args} as {@code sys.argv[1:]} and
-     * {@code environment} added to this process's (less every inherited {@code OPENAI_*}, so that a
+     * {@code environment} added to this process's (less every inherited client variable, so that a
      * real key never reaches it), and fails the test if it has not ended within {@code timeout}.
      */
-    public static Finished run(String script, Map<String, String> environment, Duration timeout, String... args) {
+    public static ClientProcess.Finished run(String script, Map<String, String> environment, Duration timeout,
+                                             String... args) {
         Path python = switch (venv()) {
             case Venv.Ready ready -> ready.python();
             case Venv.Unavailable unavailable -> {
@@ -72,19 +76,18 @@ public final class OpenAiPython {
         List<String> command = new ArrayList<>(List.of(python.toString(), "-c", script));
         command.addAll(List.of(args));
         return ClientProcess.run(command, HERE, environment, timeout)
-                .map(finished -> new Finished(finished.exitCode(), finished.stdout(), finished.stderr()))
                 .orElseThrow(() -> new AssertionError(
                         "the Python script did not end within " + timeout + ": " + script));
     }
 
-    /** The venv with the pinned SDK, made or completed by the first caller; a failure is not tried again. */
+    /** The venv with the pinned SDKs, made or completed by the first caller; a failure is not tried again. */
     private static synchronized Venv venv() {
         if (venv.isEmpty()) {
             Path python = VENV.resolve("bin").resolve("python");
             // The lock keeps two builds of this module from filling one venv at the same time.
             try (FileChannel channel = FileChannel.open(lockFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                     FileLock lock = channel.lock()) {
-                venv = Optional.of(hasPinnedSdk(python) ? new Venv.Ready(python) : install(python));
+                venv = Optional.of(hasPinnedSdks(python) ? new Venv.Ready(python) : install(python));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -97,13 +100,24 @@ public final class OpenAiPython {
         return VENV.getParent().resolve("python-sdk.lock");
     }
 
-    private static boolean hasPinnedSdk(Path python) {
+    private static boolean hasPinnedSdks(Path python) {
         if (!Files.isExecutable(python)) {
             return false;
         }
-        return ClientProcess.run(List.of(python.toString(), "-c", "import openai; print(openai.__version__)"), HERE,
-                        Map.of(), VERSION_CHECK)
-                .filter(version -> version.exitCode() == 0 && version.stdout().strip().equals(VERSION)).isPresent();
+        String names = PINNED.keySet().stream().sorted().map(name -> "'" + name + "'")
+                .collect(Collectors.joining(", ", "[", "]"));
+        String check = "from importlib.metadata import version\nfor name in " + names + ":\n"
+                + "    print(name + '==' + version(name))";
+        return ClientProcess.run(List.of(python.toString(), "-c", check), HERE, Map.of(), VERSION_CHECK)
+                .filter(found -> found.exitCode() == 0
+                        && found.stdout().strip().equals(String.join("\n", requirements())))
+                .isPresent();
+    }
+
+    /** {@code openai==3.22.1} and the like, in name order. */
+    private static List<String> requirements() {
+        return PINNED.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(pin -> pin.getKey() + "==" + pin.getValue()).toList();
     }
 
     private static Venv install(Path python) {
@@ -117,10 +131,11 @@ public final class OpenAiPython {
                         + " (set " + VARIABLE + " to a Python 3 with the venv module): " + failed.get());
             }
         }
-        return ClientProcess.step(List.of(python.toString(), "-m", "pip", "install", "--quiet",
-                        "--disable-pip-version-check", "--retries", "1", "--timeout", "30", "openai==" + VERSION),
-                HERE, INSTALL)
-                .<Venv>map(failure -> new Venv.Unavailable("pip could not install openai==" + VERSION + " into "
+        List<String> command = new ArrayList<>(List.of(python.toString(), "-m", "pip", "install", "--quiet",
+                "--disable-pip-version-check", "--retries", "1", "--timeout", "30"));
+        command.addAll(requirements());
+        return ClientProcess.step(command, HERE, INSTALL)
+                .<Venv>map(failure -> new Venv.Unavailable("pip could not install " + requirements() + " into "
                         + VENV.toAbsolutePath() + ": " + failure))
                 .orElse(new Venv.Ready(python));
     }
