@@ -48,6 +48,9 @@ import org.junit.jupiter.api.io.TempDir;
  * the module path and each plugin jar in a module layer of its own.
  */
 public final class DistributionIT {
+    /** The versions of the runtime's schema migrations (store/V1__ to V8__), all applied to a new database. */
+    private static final List<String> EVERY_MIGRATION = List.of("1", "2", "3", "4", "5", "6", "7", "8");
+
     private static final String MASTER = "sk-gw-distribution-test-0123456789";
 
     @TempDir
@@ -385,7 +388,7 @@ public final class DistributionIT {
         try (GatewayProcess migrate = GatewayProcess.run(home, env("GATEWAY_AOT_CACHE", ""), "migrate")) {
             assertEquals(0, migrate.awaitExit(), migrate.output());
         }
-        assertEquals(List.of("1", "2", "3", "4"), appliedMigrations(home.resolve("data/gateway.db")));
+        assertEquals(EVERY_MIGRATION, appliedMigrations(home.resolve("data/gateway.db")));
         assertEquals(List.of(), aotCaches());
 
         var unreachable = env("GATEWAY_DATABASE_URL", "jdbc:postgresql://127.0.0.1:1/gateway");
@@ -421,7 +424,7 @@ public final class DistributionIT {
             Assumptions.assumeTrue(GatewayProcess.javaFeature(home) >= 25,
                     "bin/gateway makes an AOT cache only on a JDK 25 or newer");
         }
-        assertEquals(List.of("1", "2", "3", "4"), appliedMigrations(home.resolve("data/gateway.db")));
+        assertEquals(EVERY_MIGRATION, appliedMigrations(home.resolve("data/gateway.db")));
 
         Path classes = work.resolve("classes.log");
         // Added to bin/gateway's own options by the JVM itself: a log of where each class came from.
@@ -440,7 +443,7 @@ public final class DistributionIT {
         try (GatewayProcess onANewDatabase = GatewayProcess.start(home, withTheCache)) {
             assertEquals(200, onANewDatabase.get("/api/v1/models", MASTER).statusCode());
         }
-        assertEquals(List.of("1", "2", "3", "4"), appliedMigrations(newDatabase));
+        assertEquals(EVERY_MIGRATION, appliedMigrations(newDatabase));
         assertTrue(Files.readString(classes).contains(" org.flywaydb.core.Flyway source: "),
                 "Flyway migrated the new database");
     }
