@@ -19,9 +19,8 @@ import io.aigw.runtime.auth.WorkspaceKeyFilter;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.GatewayConfig;
-import io.aigw.runtime.console.Console;
 import io.aigw.runtime.config.Settings;
-import io.aigw.runtime.error.TransportErrors;
+import io.aigw.runtime.console.Console;
 import io.aigw.runtime.exchange.Dispatcher;
 import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.exchange.StoredCalls;
@@ -30,7 +29,6 @@ import io.aigw.runtime.limits.RateLimiter;
 import io.aigw.runtime.observe.AccessLog;
 import io.aigw.runtime.observe.ExchangeMetrics;
 import io.aigw.runtime.observe.GatewayMetrics;
-import io.aigw.runtime.observe.PluginWatcherCheck;
 import io.aigw.runtime.observe.RecentExchanges;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.observe.RequestObserver;
@@ -59,20 +57,13 @@ import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.store.UsageRecord;
 import io.aigw.runtime.trace.Tracing;
 import io.aigw.runtime.trace.TracingSettings;
-import io.aigw.runtime.transport.CallerProtocols;
-import io.aigw.runtime.transport.CallerReserve;
 import io.aigw.runtime.transport.CallerTimeouts;
 import io.aigw.runtime.transport.TransportOptions;
-import io.helidon.common.socket.SocketOptions;
 import io.helidon.common.tls.Tls;
 import io.helidon.metrics.api.Metrics;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
-import io.helidon.webserver.observe.ObserveFeature;
-import io.helidon.webserver.observe.ObserveFeatureConfig;
-import io.helidon.webserver.observe.health.HealthObserver;
-import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -85,11 +76,6 @@ import java.util.Optional;
  */
 public final class Gateway implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Gateway.class.getName());
-    private static final String OBSERVE_SOCKET = "observe";
-    // Every answer and every streamed event goes out as soon as it is written: with Nagle's algorithm
-    // a small write waits for the acknowledgement of the previous one, which a client's delayed
-    // acknowledgement holds back up to 40 ms (Helidon's default leaves the algorithm on).
-    private static final SocketOptions NO_DELAY = SocketOptions.builder().tcpNoDelay(true).build();
 
     private final CurrentRoutes routes;
     private final Optional<FolderWatcher> watcher;
@@ -201,10 +187,8 @@ public final class Gateway implements AutoCloseable {
         Upstreams upstreams = Upstreams.start(upstream, config.rateLimits(), tls, transport.upstreamPool());
         CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), upstreams.lifecycle());
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
-        GatewayConfig.Limits limits = config.limits();
         RateLimiter rateLimiter = RateLimiter.of(config.rateLimits(), metrics::limitStoreFailure, new QueuedSpend(
                 (keyId, since) -> store.spentSince(keyId, Instant.ofEpochMilli(since)).nanos(), usage));
-        GatewayConfig.Listener listener = config.listener();
 
         RequestObserver requests = new RequestObserver(accessLog);
         // Off, tracing builds nothing: no filter, no listener on the path.
@@ -216,7 +200,7 @@ public final class Gateway implements AutoCloseable {
         recent.ifPresent(listeners::add);
         Dispatcher dispatcher = new Dispatcher(routes, upstreams.forwarder(), upstreams.pools(), upstreams.catalogues(),
                 rateLimiter, ExchangeListener.of(listeners), upstream.timeouts().total(), config.costHeader());
-        RequestAdmission admission = new RequestAdmission(limits);
+        RequestAdmission admission = new RequestAdmission(config.limits());
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests);
         tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
@@ -235,47 +219,9 @@ public final class Gateway implements AutoCloseable {
                 .register("/admin/v1/usage", new AdminUsageService(store))
                 .register("/admin/v1/plugins", new AdminPluginsService(routes, reloader))
                 .register("/admin/v1/upstreams", new AdminUpstreamsService(routes, upstreams.pools()));
-        CallerReserve reserve = new CallerReserve(listener.server().get("max-tcp-connections").asInt()
-                .orElse(limits.maxCallerConnections()));
-        WebServerConfig.Builder server = WebServer.builder()
-                .connectionOptions(NO_DELAY)
-                // A caller's connection over a socket with one 8 KB read buffer, not NIO's pair of
-                // 8 KB buffers: a connection holds them as long as it is open, a stream's included,
-                // and the write buffer only copies what the response's own buffer already holds.
-                .useNio(false)
-                // A streamed answer's buffer, held as long as the stream: the relay flushes after
-                // each read's events, a kilobyte or so, and larger writes go past the buffer.
-                .writeBufferSize(2048)
-                .directHandlers(TransportErrors.handlers())
-                // Helidon's parser says what it refused; TransportErrors passes on only what it marks safe.
-                .errorHandling(handling -> handling.includeEntity(true))
-                .config(listener.server())
-                // Callers' connections and, beyond them, a few for health and metrics alone.
-                .maxTcpConnections(reserve.listenerLimit())
-                // The protocols are chosen here, not discovered: see CallerProtocols.
-                .protocolsDiscoverServices(false)
-                .connectionSelectors(CallerProtocols.selectors(listener.protocols(), listener.http2(), transport,
-                        callerTimeouts, reserve))
-                .host(listener.host())
-                .port(listener.port())
-                // GracefulStop stops the server, then the rest (Gateway.close): the order matters.
-                .shutdownHook(false)
-                .shutdownGracePeriod(config.gracePeriod())
-                .routing(httpRouting);
         WatcherStatus watcherStatus = new WatcherStatus();
-        ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
-                .addObserver(HealthObserver.builder().details(true)
-                        .addCheck(new ReadinessCheck(() -> routes.current().table().byPriority().size(), store))
-                        .addCheck(new PluginWatcherCheck(watcherStatus)).build())
-                .addObserver(MetricsObserver.create());
-        listener.observePort().ifPresent(port -> {
-            server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
-                    .port(port)
-                    .useNio(false)
-                    .connectionOptions(NO_DELAY));
-            observe.sockets(List.of(OBSERVE_SOCKET));
-        });
-        server.addFeature(observe.build());
+        WebServerConfig.Builder server = CallerListener.server(config, transport, callerTimeouts, httpRouting,
+                new ReadinessCheck(() -> routes.current().table().byPriority().size(), store), watcherStatus);
         try {
             WebServer started = server.build().start();
             if (!started.isRunning()) {
@@ -324,7 +270,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The port of the separate observe socket, when {@code gateway.observe.port} asks for one. */
     public Optional<Integer> observePort() {
-        int port = server.port(OBSERVE_SOCKET);
+        int port = server.port(CallerListener.OBSERVE_SOCKET);
         return port > 0 ? Optional.of(port) : Optional.empty();
     }
 
