@@ -126,6 +126,20 @@ final class ShippedPricesTest {
                 AnswerUsage.of(anthropic(250_000, 1000)))));
     }
 
+    /** Claude Code asks for dated snapshots of itself; each is priced as the model it is a snapshot of. */
+    @Test
+    void anthropicsDatedSnapshotIdsCostWhatTheirModelsCost() {
+        PriceBook prices = shipped();
+        Map<String, String> snapshots = Map.of("claude-sonnet-4-5-20250929", "claude-sonnet-4-5",
+                "claude-haiku-4-5-20251001", "claude-haiku-4-5", "claude-opus-4-1-20250805", "claude-opus-4-1",
+                "claude-opus-4-20250514", "claude-opus-4-0", "claude-sonnet-4-20250514", "claude-sonnet-4-0");
+        snapshots.forEach((snapshot, model) -> assertEquals(
+                amount(prices.cost("anthropic", model, AnswerUsage.of(anthropic(250_000, 1000)))),
+                amount(prices.cost("anthropic", snapshot, AnswerUsage.of(anthropic(250_000, 1000)))), snapshot));
+        assertEquals(new Usd(14_850_000), amount(prices.cost("anthropic", "claude-sonnet-4-5-20250929",
+                AnswerUsage.of(anthropic(1850, 620)))));
+    }
+
     /**
      * xAI leaves reasoning tokens out of {@code completion_tokens} and counts them in
      * {@code total_tokens} (this object: cloud.google.com/vertex-ai/generative-ai/docs/partner-models/grok/
@@ -211,7 +225,7 @@ final class ShippedPricesTest {
                 .toList();
 
         assertEquals(List.of("openrouter/openrouter/auto"), unpriced);
-        assertEquals(15 + 7 + 7 + 6 + 2, shipped().size());
+        assertEquals(15 + 7 + 12 + 6 + 2, shipped().size());
     }
 
     @Test

@@ -45,11 +45,10 @@ public final class ClaudeCodeTest {
     private static final Duration TURN = Duration.ofSeconds(60);
 
     /**
-     * The model a user passes as {@code --model}, which Claude Code sends as it is: an id the
-     * catalogue prices. (The dated ids Claude Code sends of itself, such as
-     * {@code claude-sonnet-4-5-20250929}, are served but recorded without a cost.)
+     * The model, as Claude Code names Sonnet 4.5 of itself: a dated snapshot id, which the catalogue
+     * prices as the model it is a snapshot of.
      */
-    private static final String MODEL = "claude-sonnet-4-5";
+    private static final String MODEL = "claude-sonnet-4-5-20250929";
 
     /** Claude Sonnet 4.5's list prices per million tokens (3, 3.75, 0.30, 15 USD) times the fake's usage, in nano-USD. */
     private static final long COST_NANOS_PER_ANSWER = 100 * 3_000 + 20 * 3_750 + 30 * 300 + 7 * 15_000;
