@@ -153,7 +153,7 @@ final class PriceOverridesTest {
             List<String> lines = logs.messages(Level.INFO).stream()
                     .filter(line -> line.startsWith("Price table ")).toList();
             assertEquals(1, lines.size(), lines.toString());
-            assertTrue(lines.get(0).endsWith(": 37 models priced"), lines.get(0));
+            assertTrue(lines.get(0).endsWith(": 42 models priced"), lines.get(0));
             return lines.get(0).substring("Price table ".length(), "Price table ".length() + 12);
         }
     }
