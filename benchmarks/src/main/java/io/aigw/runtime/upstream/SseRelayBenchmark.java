@@ -46,7 +46,7 @@ public class SseRelayBenchmark extends HotPathBenchmark {
     public void relay(Blackhole blackhole) {
         InputStream upstream = reads.equals("whole") ? new ByteArrayInputStream(stream) : new EventByEvent(events);
         Discard caller = new Discard(blackhole);
-        SseRelay relay = new SseRelay(upstream, caller, WireFormat.CHAT_COMPLETIONS, usageChunk, false, id -> { });
+        SseRelay relay = new SseRelay(upstream, caller, WireFormat.CHAT_COMPLETIONS, usageChunk, false, id -> { }, false);
         relay.run();
         blackhole.consume(relay.usage());
         blackhole.consume(caller.written);

@@ -20,6 +20,18 @@ final class EmbeddingsUsage implements UsageFormat {
         return ReportedUsage.inChunk(event).map(EmbeddingsUsage::noneWritten).orElse(sofar);
     }
 
+    @Override
+    public AnswerReading readAnswer(byte[] json, int offset, int length) {
+        return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.EMBEDDINGS,
+                (answer, at, end) -> ReportedUsage.usageAt(answer, at, end).map(EmbeddingsUsage::noneWritten), this);
+    }
+
+    /** Embeddings are never streamed. */
+    @Override
+    public ResponseFacts factsInEvent(ResponseFacts sofar, JsonValue event) {
+        return sofar;
+    }
+
     private static TokenUsage noneWritten(TokenUsage usage) {
         if (usage.completionTokens() >= 0 || usage.promptTokens() < 0) {
             return usage;

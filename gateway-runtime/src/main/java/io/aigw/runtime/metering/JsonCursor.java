@@ -7,7 +7,7 @@ import java.util.Arrays;
  * A position in JSON bytes, with the steps a hand-written reader takes over values it does not want:
  * skipping them by their brackets, strings and literals, without validating them further.
  */
-abstract sealed class JsonCursor permits UsageObjectReader {
+abstract sealed class JsonCursor permits AnswerWalk, UsageObjectReader {
     private static final byte[] TRUE = ascii("true");
     private static final byte[] FALSE = ascii("false");
     private static final byte[] NULL = ascii("null");

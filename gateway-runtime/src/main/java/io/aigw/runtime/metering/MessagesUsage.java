@@ -3,6 +3,7 @@ package io.aigw.runtime.metering;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,8 @@ import java.util.Optional;
  * where the gateway's {@link TokenUsage} counts every prompt token in {@code promptTokens}, as
  * OpenAI's {@code prompt_tokens} does: the prompt is the three added up, and the cache's two are
  * its details, so that each is priced at its own rate.
+ *
+ * <p>Its facts: the message's {@code model}, {@code id} and {@code stop_reason}.
  */
 final class MessagesUsage implements UsageFormat {
 
@@ -33,6 +36,29 @@ final class MessagesUsage implements UsageFormat {
             usage = message.get("usage");
         }
         return usage instanceof JsonObject counts ? counted(sofar, counts) : sofar;
+    }
+
+    @Override
+    public AnswerReading readAnswer(byte[] json, int offset, int length) {
+        return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.MESSAGES,
+                (answer, at, end) -> ReportedUsage.parseObject(answer, at, end).map(usage -> counted(TokenUsage.NONE,
+                        usage)), this);
+    }
+
+    /** A stream's {@code message_start} names the message's {@code model} and {@code id}; its {@code message_delta} the {@code stop_reason}. */
+    @Override
+    public ResponseFacts factsInEvent(ResponseFacts sofar, JsonValue event) {
+        if (!(event instanceof JsonObject object)) {
+            return sofar;
+        }
+        if (object.get("message") instanceof JsonObject message) {
+            return sofar.then(new ResponseFacts(Optional.ofNullable(ReportedUsage.text(message, "model")),
+                    Optional.ofNullable(ReportedUsage.text(message, "id")), List.of()));
+        }
+        String reason = object.get("delta") instanceof JsonObject delta ? ReportedUsage.text(delta, "stop_reason")
+                : null;
+        return reason == null ? sofar : sofar.then(new ResponseFacts(Optional.empty(), Optional.empty(),
+                List.of(reason)));
     }
 
     /** {@code sofar} with the counts {@code usage} reports in place of its own. */

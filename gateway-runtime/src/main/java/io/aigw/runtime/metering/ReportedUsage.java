@@ -5,6 +5,7 @@ import io.aigw.runtime.pricing.Usd;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonParser;
 import java.io.StringReader;
@@ -32,11 +33,37 @@ public final class ReportedUsage {
     public static Optional<TokenUsage> inAnswer(byte[] json, int offset, int length) {
         int end = offset + length;
         int at = usageObject(json, offset, end);
-        if (at < 0) {
-            return Optional.empty();
-        }
+        return at < 0 ? Optional.empty() : usageAt(json, at, end);
+    }
+
+    /** Reads the {@code usage} object that opens at {@code json[at]}, as {@link #inAnswer} does once it found it. */
+    static Optional<TokenUsage> usageAt(byte[] json, int at, int end) {
         TokenUsage usage = UsageObjectReader.read(json, at, end);
         return usage != null ? Optional.of(usage) : parseObject(json, at, end).map(ReportedUsage::read);
+    }
+
+    /**
+     * What a walk of {@code shape} over {@code json[offset, offset + length)} finds: the usage
+     * {@code usageAt} reads where the walk found it, or, where the walk could not reach the answer's
+     * end, what {@code inAnswer} finds from the end.
+     */
+    static AnswerReading walked(byte[] json, int offset, int length, AnswerWalk.Shape shape, UsageReader usageAt,
+                                UsageFormat format) {
+        AnswerWalk walk = AnswerWalk.over(json, offset, length, shape);
+        Optional<TokenUsage> usage = !walk.whole() ? format.inAnswer(json, offset, length)
+                : walk.usageAt() < 0 ? Optional.empty() : usageAt.read(json, walk.usageAt(), offset + length);
+        return new AnswerReading(usage, walk.facts());
+    }
+
+    /** Reads a usage object that opens at {@code json[at]}. */
+    @FunctionalInterface
+    interface UsageReader {
+        Optional<TokenUsage> read(byte[] json, int at, int end);
+    }
+
+    /** The member {@code name} of {@code object} when it is a string, else null. */
+    static String text(JsonObject object, String name) {
+        return object.get(name) instanceof JsonString text ? text.getString() : null;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.aigw.runtime.metering;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -9,6 +10,8 @@ import java.util.Optional;
  * {@code output_tokens}, {@code total_tokens}, {@code input_tokens_details.cached_tokens} and
  * {@code output_tokens_details.reasoning_tokens}; in a stream, that of the response its last event
  * ({@code response.completed}, {@code response.incomplete} or {@code response.failed}) carries.
+ * Its facts are the response's {@code model}, {@code id}, and its {@code incomplete_details.reason}
+ * or else its {@code status} as the finish reason.
  */
 final class ResponsesUsage implements UsageFormat {
 
@@ -26,6 +29,29 @@ final class ResponsesUsage implements UsageFormat {
             return read(usage);
         }
         return sofar;
+    }
+
+    @Override
+    public AnswerReading readAnswer(byte[] json, int offset, int length) {
+        return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.RESPONSES,
+                (answer, at, end) -> ReportedUsage.parseObject(answer, at, end).map(ResponsesUsage::read), this);
+    }
+
+    /**
+     * A response's {@code model}, {@code id}, and as its finish reason {@code incomplete_details.reason}
+     * when it is incomplete, else its {@code status}; in a stream, from the response an event carries.
+     */
+    @Override
+    public ResponseFacts factsInEvent(ResponseFacts sofar, JsonValue event) {
+        if (!(event instanceof JsonObject object && object.get("response") instanceof JsonObject response)) {
+            return sofar;
+        }
+        String reason = response.get("incomplete_details") instanceof JsonObject details
+                ? ReportedUsage.text(details, "reason") : null;
+        String status = ReportedUsage.text(response, "status");
+        return sofar.then(new ResponseFacts(Optional.ofNullable(ReportedUsage.text(response, "model")),
+                Optional.ofNullable(ReportedUsage.text(response, "id")),
+                reason != null ? List.of(reason) : status != null ? List.of(status) : List.of()));
     }
 
     private static TokenUsage read(JsonObject usage) {

@@ -32,4 +32,17 @@ public interface UsageFormat {
      * events that hold a {@code "usage"} object are given.
      */
     TokenUsage inEvent(TokenUsage sofar, JsonValue event);
+
+    /**
+     * The usage of a whole answer in {@code json[offset, offset + length)}, as {@link #inAnswer}
+     * reads it, and its {@link ResponseFacts}, read in one walk over the answer: what tracing asks
+     * for. The facts of only the start of an answer are those found before it ends.
+     */
+    AnswerReading readAnswer(byte[] json, int offset, int length);
+
+    /**
+     * The stream's facts once {@code event}, one event's parsed {@code data}, is noted after the
+     * events before it found {@code sofar}: {@code sofar} itself when the event states none.
+     */
+    ResponseFacts factsInEvent(ResponseFacts sofar, JsonValue event);
 }

@@ -3,6 +3,7 @@ package io.aigw.runtime.trace;
 import io.aigw.runtime.exchange.Exchange;
 import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.exchange.ExchangeRecord;
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.routing.Route;
@@ -103,8 +104,11 @@ final class ExchangeSpans implements ExchangeListener {
         if (propagateUpstream) {
             Map<String, String> headers = new HashMap<>(4);
             W3CTraceContextPropagator.getInstance().inject(Context.root().with(spans.attempt), headers, INTO_MAP);
-            exchange.context().register(new UpstreamTrace(headers.get("traceparent"),
+            exchange.context().register(new UpstreamTrace(Optional.ofNullable(headers.get("traceparent")),
                     Optional.ofNullable(headers.get("tracestate"))));
+        } else if (spans.attempt.isRecording()) {
+            // The attempt then reads its answer's model, id and finish reasons; an unsampled one does not.
+            exchange.context().register(UpstreamTrace.FACTS_ONLY);
         }
     }
 
@@ -118,6 +122,7 @@ final class ExchangeSpans implements ExchangeListener {
         Span span = spans.attempt;
         spans.attempt = null;
         usage(span, attempt.usage());
+        response(span, attempt.response());
         double firstChunk = attempt.stream() && attempt.firstByteNanos() > 0
                 ? (attempt.firstByteNanos() - spans.attemptStartedNanos) / 1e9 : -1;
         if (firstChunk >= 0) {
@@ -171,6 +176,15 @@ final class ExchangeSpans implements ExchangeListener {
         span.setAttribute(GenAi.COST_BASIS, cost.basis().label());
         if (record.status() >= 500 || record.status() == 0) {
             span.setStatus(StatusCode.ERROR);
+        }
+    }
+
+    /** What the answer said of itself; what it did not say stays off the span. */
+    private static void response(Span span, ResponseFacts response) {
+        response.model().ifPresent(model -> span.setAttribute(GenAi.RESPONSE_MODEL, model));
+        response.id().ifPresent(id -> span.setAttribute(GenAi.RESPONSE_ID, id));
+        if (!response.finishReasons().isEmpty()) {
+            span.setAttribute(GenAi.FINISH_REASONS, response.finishReasons());
         }
     }
 

@@ -2,6 +2,7 @@ package io.aigw.runtime.trace;
 
 import io.aigw.runtime.exchange.Endpoint;
 import io.opentelemetry.api.common.AttributeKey;
+import java.util.List;
 
 /**
  * The attributes of the OpenTelemetry GenAI semantic conventions that the spans carry
@@ -13,6 +14,10 @@ final class GenAi {
     static final AttributeKey<String> PROVIDER = AttributeKey.stringKey("gen_ai.provider.name");
     static final AttributeKey<String> REQUEST_MODEL = AttributeKey.stringKey("gen_ai.request.model");
     static final AttributeKey<Boolean> REQUEST_STREAM = AttributeKey.booleanKey("gen_ai.request.stream");
+    static final AttributeKey<String> RESPONSE_MODEL = AttributeKey.stringKey("gen_ai.response.model");
+    static final AttributeKey<String> RESPONSE_ID = AttributeKey.stringKey("gen_ai.response.id");
+    static final AttributeKey<List<String>> FINISH_REASONS =
+            AttributeKey.stringArrayKey("gen_ai.response.finish_reasons");
     static final AttributeKey<Long> INPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.input_tokens");
     static final AttributeKey<Long> OUTPUT_TOKENS = AttributeKey.longKey("gen_ai.usage.output_tokens");
     static final AttributeKey<Long> CACHE_READ_TOKENS = AttributeKey.longKey("gen_ai.usage.cache_read.input_tokens");

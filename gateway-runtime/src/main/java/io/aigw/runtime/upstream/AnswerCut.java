@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
@@ -18,25 +19,26 @@ final class AnswerCut {
      * read failed with the deadline's {@code reason}: null when the connection itself broke.
      *
      * @param usage     what the answer reported before it was cut, or {@link TokenUsage#NONE}
+     * @param response  the answer's facts read before it was cut
      * @param textBytes the bytes of generated text relayed before it was cut
      */
     static CallOutcome of(Deadlines.Reason reason, UpstreamTimeouts timeouts, AnswerStart start, TokenUsage usage,
-                          long textBytes) {
+                          ResponseFacts response, long textBytes) {
         String prefix = start.route().provider().prefix();
         boolean stream = start.stream();
         String what = stream ? "stream" : "answer";
         if (reason == null) {
-            return new FailedAfterFirstByte(start.cut(UPSTREAM_BROKE, usage, textBytes), "The connection to upstream "
+            return new FailedAfterFirstByte(start.cut(UPSTREAM_BROKE, usage, response, textBytes), "The connection to upstream "
                     + prefix + " broke mid-" + what + ".", stream);
         }
         return switch (reason) {
-            case SILENT -> new FailedAfterFirstByte(start.cut(TIMED_OUT, usage, textBytes), "Upstream " + prefix
+            case SILENT -> new FailedAfterFirstByte(start.cut(TIMED_OUT, usage, response, textBytes), "Upstream " + prefix
                     + " sent nothing for " + Failure.seconds(timeouts.idle()) + " (gateway.timeouts.idle); the " + what
                     + " was cut.", stream);
-            case OUT_OF_TIME -> new FailedAfterFirstByte(start.cut(TIMED_OUT, usage, textBytes), "The call to upstream "
+            case OUT_OF_TIME -> new FailedAfterFirstByte(start.cut(TIMED_OUT, usage, response, textBytes), "The call to upstream "
                     + prefix + " took longer than " + Failure.seconds(timeouts.total()) + " (gateway.timeouts.total);"
                     + " the " + what + " was cut.", stream);
-            case CALLER_LEFT -> new CallerLeft(start.cut(CallerLeft.STATUS, usage, textBytes));
+            case CALLER_LEFT -> new CallerLeft(start.cut(CallerLeft.STATUS, usage, response, textBytes));
         };
     }
 }

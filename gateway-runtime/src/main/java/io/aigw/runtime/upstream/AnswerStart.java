@@ -1,5 +1,6 @@
 package io.aigw.runtime.upstream;
 
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.routing.Route;
 
@@ -13,17 +14,18 @@ import io.aigw.runtime.routing.Route;
 record AnswerStart(Route route, boolean stream, long upstreamNanos, long firstByteNanos) {
 
     /** The answer reached the caller whole. */
-    Attempt whole(int status, TokenUsage usage, long textBytes) {
-        return ended(Attempt.Ending.ANSWERED, status, usage, textBytes);
+    Attempt whole(int status, TokenUsage usage, ResponseFacts response, long textBytes) {
+        return ended(Attempt.Ending.ANSWERED, status, usage, response, textBytes);
     }
 
     /** The answer did not end whole; {@code status} says how it was cut ({@link Attempt#status()}). */
-    Attempt cut(int status, TokenUsage usage, long textBytes) {
-        return ended(Attempt.Ending.CUT, status, usage, textBytes);
+    Attempt cut(int status, TokenUsage usage, ResponseFacts response, long textBytes) {
+        return ended(Attempt.Ending.CUT, status, usage, response, textBytes);
     }
 
-    private Attempt ended(Attempt.Ending ending, int status, TokenUsage usage, long textBytes) {
-        return new Attempt(route.provider().prefix(), route.upstreamModel(), ending, status, stream, usage, textBytes,
-                upstreamNanos, firstByteNanos, null);
+    private Attempt ended(Attempt.Ending ending, int status, TokenUsage usage, ResponseFacts response,
+                          long textBytes) {
+        return new Attempt(route.provider().prefix(), route.upstreamModel(), ending, status, stream, usage, response,
+                textBytes, upstreamNanos, firstByteNanos, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.metering.Metered;
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.routing.Route;
 
@@ -17,6 +18,8 @@ import io.aigw.runtime.routing.Route;
  *                         gateway stopped)
  * @param stream           whether the answer was relayed as a stream
  * @param usage            what the upstream reported, or {@link TokenUsage#NONE}
+ * @param response         the answer's model, id and finish reasons, read only when tracing asks
+ *                         for them ({@link ResponseFactsWanted}); else {@link ResponseFacts#NONE}
  * @param relayedTextBytes the bytes of generated text relayed, for an estimate where no usage was
  *                         reported; 0 for a plain answer read whole
  * @param upstreamNanos    time spent waiting on the upstream: for its whole answer, the first part
@@ -26,7 +29,7 @@ import io.aigw.runtime.routing.Route;
  * @param upstreamKey      the name of the upstream key it was made with, or null when none was chosen
  */
 public record Attempt(String provider, String upstreamModel, Ending ending, int status, boolean stream,
-                      TokenUsage usage, long relayedTextBytes, long upstreamNanos, long firstByteNanos,
+                      TokenUsage usage, ResponseFacts response, long relayedTextBytes, long upstreamNanos, long firstByteNanos,
                       String upstreamKey) implements Metered {
 
     /** How a call to an upstream ended. */
@@ -47,14 +50,14 @@ public record Attempt(String provider, String upstreamModel, Ending ending, int 
 
     /** An attempt that ended before the caller was sent a byte of its answer. */
     static Attempt unanswered(Route route, Ending ending, int status, TokenUsage usage, long upstreamNanos) {
-        return new Attempt(route.provider().prefix(), route.upstreamModel(), ending, status, false, usage, 0,
-                upstreamNanos, -1, null);
+        return new Attempt(route.provider().prefix(), route.upstreamModel(), ending, status, false, usage,
+                ResponseFacts.NONE, 0, upstreamNanos, -1, null);
     }
 
     /** The same attempt, made with the upstream key named {@code key}. */
     Attempt withKey(String key) {
-        return new Attempt(provider, upstreamModel, ending, status, stream, usage, relayedTextBytes, upstreamNanos,
-                firstByteNanos, key);
+        return new Attempt(provider, upstreamModel, ending, status, stream, usage, response, relayedTextBytes,
+                upstreamNanos, firstByteNanos, key);
     }
 
     /**

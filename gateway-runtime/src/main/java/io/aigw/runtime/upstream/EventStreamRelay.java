@@ -43,12 +43,13 @@ final class EventStreamRelay {
      * @param hideUsageChunk whether the final usage-only chunk was asked for by the gateway, not the
      *                       caller, and so is counted but not relayed
      * @param created        told the id of what the upstream created, when an event names it
+     * @param factsWanted    whether the answer's {@link io.aigw.runtime.metering.ResponseFacts} are read
      * @param waited         this attempt's wait for the stream's headers
      * @param waitedBefore   the request's wait on the upstreams tried before this one
      */
     CallOutcome relay(HttpClientResponse upstream, InputStream in, boolean endsByClose, Route route,
                       CallerSide caller, Deadlines.Deadline deadline, WireFormat format, boolean hideUsageChunk,
-                      Consumer<String> created, long waited, long waitedBefore) {
+                      Consumer<String> created, boolean factsWanted, long waited, long waitedBefore) {
         Provider provider = route.provider();
         ServerResponse response = caller.response();
         response.status(Status.OK_200);
@@ -59,15 +60,16 @@ final class EventStreamRelay {
         RelayedHeaders.addTo(response, RelayedHeaders.of(upstream));
         OutputStream out = response.outputStream();
         AnswerStart start = new AnswerStart(route, true, waited, System.nanoTime());
-        SseRelay relay = new SseRelay(in, out, format, hideUsageChunk, endsByClose, created);
+        SseRelay relay = new SseRelay(in, out, format, hideUsageChunk, endsByClose, created, factsWanted);
         try {
             relay.run();
             out.close();
-            return new Answered(start.whole(Status.OK_200.code(), relay.usage(), relay.textBytes()));
+            return new Answered(start.whole(Status.OK_200.code(), relay.usage(), relay.facts(), relay.textBytes()));
         } catch (UpstreamBroke e) {
             // Disarm first: a pending interrupt would otherwise close the caller's socket too.
             deadline.close();
-            CallOutcome cut = AnswerCut.of(deadline.reason(), timeouts, start, relay.usage(), relay.textBytes());
+            CallOutcome cut = AnswerCut.of(deadline.reason(), timeouts, start, relay.usage(), relay.facts(),
+                    relay.textBytes());
             if (cut instanceof FailedAfterFirstByte(Attempt attempt, String message, boolean ends)) {
                 String code = attempt.status() == AnswerCut.TIMED_OUT ? "timeout" : null;
                 endWithError(relay, out, relay.cutEvent(message, code));
@@ -77,10 +79,10 @@ final class EventStreamRelay {
             // Leaving now closes the upstream response unread, which drops its connection: the
             // upstream stops generating for a caller who is gone.
             LOG.log(Level.DEBUG, "Caller left a stream from " + provider.prefix() + "; upstream call cancelled");
-            return new CallerLeft(start.cut(CallerLeft.STATUS, relay.usage(), relay.textBytes()));
+            return new CallerLeft(start.cut(CallerLeft.STATUS, relay.usage(), relay.facts(), relay.textBytes()));
         } catch (IOException | ServerConnectionException e) {
             LOG.log(Level.DEBUG, "Caller left at the end of a stream from " + provider.prefix());
-            return new Answered(start.whole(Status.OK_200.code(), relay.usage(), relay.textBytes()));
+            return new Answered(start.whole(Status.OK_200.code(), relay.usage(), relay.facts(), relay.textBytes()));
         }
     }
 

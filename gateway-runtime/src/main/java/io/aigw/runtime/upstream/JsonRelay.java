@@ -1,6 +1,8 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.config.UpstreamTimeouts;
+import io.aigw.runtime.metering.AnswerReading;
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TextEstimate;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.metering.UsageFormat;
@@ -50,40 +52,50 @@ final class JsonRelay {
      * counted, since the upstream billed it all the same.
      *
      * @param usage        where the API reports usage
+     * @param factsWanted  whether the answer's {@link ResponseFacts} are read too, in the same walk
      * @param waited       this attempt's wait for the answer
      * @param waitedBefore the request's wait on the upstreams tried before this one
      */
     static CallOutcome send(CallerSide caller, HttpClientResponse upstream, int status, byte[] answer, Route route,
-                            UsageFormat usage, long waited, long waitedBefore) {
+                            UsageFormat usage, boolean factsWanted, long waited, long waitedBefore) {
         ServerResponse response = caller.response();
         Provider provider = route.provider();
         startAnswer(response, upstream, status, provider, caller.startedNanos(), waitedBefore + waited);
         if (caller.costHeader().isPresent()) {
-            TokenUsage reported = usage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
-            Cost cost = caller.costHeader().get().cost(provider.prefix(), route.upstreamModel(), reported);
+            AnswerReading reading = read(usage, answer, factsWanted);
+            Cost cost = caller.costHeader().get().cost(provider.prefix(), route.upstreamModel(),
+                    reading.usage().orElse(TokenUsage.NONE));
             response.header(Upstream.COST_HEADER, cost.amount().map(Usd::toString).orElse("unknown"));
-            return sent(response, answer, route, status, usage, Optional.of(reported), waited);
+            return sent(response, answer, route, status, usage, factsWanted, Optional.of(reading), waited);
         }
-        return sent(response, answer, route, status, usage, Optional.empty(), waited);
+        return sent(response, answer, route, status, usage, factsWanted, Optional.empty(), waited);
     }
 
-    /** Sends the answer; its usage is read after unless it was {@code read} before. */
+    /** Sends the answer; its usage (and facts) are read after unless they were {@code read} before. */
     private static CallOutcome sent(ServerResponse response, byte[] answer, Route route, int status,
-                                    UsageFormat usage, Optional<TokenUsage> read, long waited) {
+                                    UsageFormat usage, boolean factsWanted, Optional<AnswerReading> read,
+                                    long waited) {
         try {
             response.send(answer);
         } catch (UncheckedIOException | ServerConnectionException e) {
             return new CallerLeft(Attempt.unanswered(route, Attempt.Ending.CALLER_LEFT, CallerLeft.STATUS,
-                    read.isPresent() ? read.get() : usage(usage, answer), waited));
+                    read.orElseGet(() -> read(usage, answer, false)).usage().orElse(TokenUsage.NONE), waited));
         }
         long sentAt = System.nanoTime();
+        AnswerStart start = new AnswerStart(route, false, waited, sentAt);
         // Counted after the answer is out, so that the caller does not wait for it.
-        return new Answered(new AnswerStart(route, false, waited, sentAt)
-                .whole(status, read.isPresent() ? read.get() : usage(usage, answer), 0));
+        if (read.isEmpty() && !factsWanted) {
+            return new Answered(start.whole(status, usage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE),
+                    ResponseFacts.NONE, 0));
+        }
+        AnswerReading reading = read.orElseGet(() -> usage.readAnswer(answer, 0, answer.length));
+        return new Answered(start.whole(status, reading.usage().orElse(TokenUsage.NONE), reading.facts(), 0));
     }
 
-    private static TokenUsage usage(UsageFormat usage, byte[] answer) {
-        return usage.inAnswer(answer, 0, answer.length).orElse(TokenUsage.NONE);
+    /** The answer's usage, with its facts when they are wanted, read in one walk. */
+    private static AnswerReading read(UsageFormat usage, byte[] answer, boolean factsWanted) {
+        return factsWanted ? usage.readAnswer(answer, 0, answer.length)
+                : new AnswerReading(usage.inAnswer(answer, 0, answer.length), ResponseFacts.NONE);
     }
 
     /**
@@ -92,8 +104,8 @@ final class JsonRelay {
      * answer cut short is charged by the text that reached the caller ({@link TextEstimate.Tally}).
      */
     CallOutcome relay(CallerSide caller, HttpClientResponse upstream, int status, UpstreamBody start,
-                      InputStream in, Route route, UsageFormat usageFormat, Deadlines.Deadline deadline, long waited,
-                      long waitedBefore) {
+                      InputStream in, Route route, UsageFormat usageFormat, boolean factsWanted,
+                      Deadlines.Deadline deadline, long waited, long waitedBefore) {
         ServerResponse response = caller.response();
         startAnswer(response, upstream, status, route.provider(), caller.startedNanos(), waitedBefore + waited);
         OptionalLong length = upstream.headers().contentLength();
@@ -102,6 +114,9 @@ final class JsonRelay {
             response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length.getAsLong()));
         }
         AnswerStart begun = new AnswerStart(route, false, waited, System.nanoTime());
+        // Its model and id open the answer; a finish reason past its first part is not read.
+        ResponseFacts facts = factsWanted
+                ? usageFormat.readAnswer(start.bytes(), 0, start.bytes().length).facts() : ResponseFacts.NONE;
         byte[] tail = new byte[TAIL];
         int tailLength = keepTail(tail, 0, start.bytes(), start.bytes().length);
         TextEstimate.Tally relayed = new TextEstimate.Tally();
@@ -111,7 +126,7 @@ final class JsonRelay {
             out.write(start.bytes());
         } catch (IOException | UncheckedIOException | ServerConnectionException e) {
             // Helidon reports a write to a connection the caller closed as a ServerConnectionException.
-            return new CallerLeft(begun.cut(CallerLeft.STATUS, TokenUsage.NONE, 0));
+            return new CallerLeft(begun.cut(CallerLeft.STATUS, TokenUsage.NONE, facts, 0));
         }
         relayed.add(start.bytes(), 0, start.bytes().length);
         byte[] buffer = new byte[COPY_BUFFER];
@@ -122,7 +137,7 @@ final class JsonRelay {
             } catch (IOException | RuntimeException e) {
                 // The client reports a connection that ended short of the body's length unchecked.
                 deadline.close();
-                return AnswerCut.of(deadline.reason(), timeouts, begun, TokenUsage.NONE, relayed.textBytes());
+                return AnswerCut.of(deadline.reason(), timeouts, begun, TokenUsage.NONE, facts, relayed.textBytes());
             }
             if (n < 0) {
                 break;
@@ -131,7 +146,7 @@ final class JsonRelay {
             try {
                 out.write(buffer, 0, n);
             } catch (IOException | UncheckedIOException | ServerConnectionException e) {
-                return new CallerLeft(begun.cut(CallerLeft.STATUS, TokenUsage.NONE, relayed.textBytes()));
+                return new CallerLeft(begun.cut(CallerLeft.STATUS, TokenUsage.NONE, facts, relayed.textBytes()));
             }
             relayed.add(buffer, 0, n);
         }
@@ -141,7 +156,7 @@ final class JsonRelay {
         } catch (IOException | UncheckedIOException e) {
             // The whole answer was written; only its end did not reach a caller that was leaving.
         }
-        return new Answered(begun.whole(status, usage, relayed.textBytes()));
+        return new Answered(begun.whole(status, usage, facts, relayed.textBytes()));
     }
 
     private static void startAnswer(ServerResponse response, HttpClientResponse upstream, int status,

@@ -1,6 +1,7 @@
 package io.aigw.runtime.upstream;
 
 import io.aigw.runtime.error.Jsons;
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TextEstimate;
 import io.aigw.runtime.metering.TokenUsage;
 import io.helidon.webserver.ServerConnectionException;
@@ -28,6 +29,7 @@ import java.util.function.Consumer;
 final class SseRelay {
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] USAGE = "\"usage\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FINISH_REASON = "\"finish_reason\"".getBytes(StandardCharsets.US_ASCII);
     /** Past this much without an event boundary the bytes go out anyway: no stream is held back. */
     private static final int MAX_PENDING = 64 * 1024;
     /**
@@ -47,9 +49,11 @@ final class SseRelay {
     private final boolean endsByClose;
     private final WireFormat.StreamNotes notes;
     private final Consumer<String> created;
+    private final boolean factsWanted;
     private byte[] pending = new byte[START_SIZE];
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
+    private ResponseFacts facts = ResponseFacts.NONE;
     private long textBytes;
     /** Whether the stream's own end ({@link WireFormat#endsStream}) has been relayed. */
     private boolean doneRelayed;
@@ -61,9 +65,11 @@ final class SseRelay {
      * @param endsByClose    whether the upstream's body ends with its connection, which then tells
      *                       nothing of whether the stream is whole: only its last event does
      * @param created        told the id of what the upstream created, when an event names it
+     * @param factsWanted    whether the stream's {@link ResponseFacts} are read: tracing asks for them,
+     *                       and they cost the parse of events that report no usage
      */
     SseRelay(InputStream upstream, OutputStream caller, WireFormat format, boolean hideUsageChunk,
-             boolean endsByClose, Consumer<String> created) {
+             boolean endsByClose, Consumer<String> created, boolean factsWanted) {
         this.upstream = upstream;
         this.caller = caller;
         this.format = format;
@@ -71,11 +77,17 @@ final class SseRelay {
         this.endsByClose = endsByClose;
         this.notes = format.notes();
         this.created = created;
+        this.factsWanted = factsWanted;
     }
 
     /** The token usage the stream reported, or {@link TokenUsage#NONE}. */
     TokenUsage usage() {
         return usage;
+    }
+
+    /** The model, id and finish reasons the stream stated, when they were asked for; else {@link ResponseFacts#NONE}. */
+    ResponseFacts facts() {
+        return facts;
     }
 
     /**
@@ -154,11 +166,17 @@ final class SseRelay {
 
     /**
      * Counts the usage an event reports, and says whether it goes to the caller: all do but the
-     * usage-only chunk the gateway asked for itself. Only events that carry a usage object are parsed.
+     * usage-only chunk the gateway asked for itself. Only events that carry a usage object are parsed,
+     * and, when the facts are wanted, the first and those that carry a chat choice's finish reason
+     * (the others state them along with their usage).
      */
     private boolean keep(int from, int to) {
         int data = indexOf(DATA, from, to);
-        if (data < 0 || !hasUsageObject(from, to)) {
+        if (data < 0) {
+            return true;
+        }
+        boolean reportsUsage = hasUsageObject(from, to);
+        if (!reportsUsage && !(factsWanted && (facts.model().isEmpty() || hasString(FINISH_REASON, from, to)))) {
             return true;
         }
         int json = data + DATA.length;
@@ -167,6 +185,12 @@ final class SseRelay {
             lineEnd++;
         }
         JsonValue chunk = parse(json, lineEnd);
+        if (factsWanted) {
+            facts = format.usage().factsInEvent(facts, chunk);
+        }
+        if (!reportsUsage) {
+            return true;
+        }
         usage = format.usage().inEvent(usage, chunk);
         return !(hideUsageChunk && chunk instanceof JsonObject object
                 && object.get("choices") instanceof JsonArray choices && choices.isEmpty());
@@ -184,6 +208,20 @@ final class SseRelay {
                 return true;
             }
             at = indexOf(USAGE, at + 1, to);
+        }
+        return false;
+    }
+
+    /** Whether the event holds the key {@code key} with a string for its value. */
+    private boolean hasString(byte[] key, int from, int to) {
+        for (int at = indexOf(key, from, to); at >= 0; at = indexOf(key, at + 1, to)) {
+            int i = at + key.length;
+            while (i < to && (pending[i] == ' ' || pending[i] == ':')) {
+                i++;
+            }
+            if (i < to && pending[i] == '"') {
+                return true;
+            }
         }
         return false;
     }

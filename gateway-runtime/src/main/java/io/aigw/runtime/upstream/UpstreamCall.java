@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.ClosedByInterruptException;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -72,13 +73,14 @@ final class UpstreamCall {
         byte[] body = request.bodyFor(route);
         Consumer<String> created = id -> request.created(route, key.name(), id);
         long started = System.nanoTime();
+        Optional<UpstreamTrace> trace = caller.context().get(UpstreamTrace.class);
+        boolean factsWanted = trace.isPresent();
         try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos(), caller.endsAt())) {
             caller.hangup().watch(deadline);
             HttpClientResponse upstream;
             try {
                 upstream = clients.apply(provider, key).post(request.api(), request.pathBelowApi(), request.headers(),
-                        body, request.stream(), caller.requestId(),
-                        caller.context().get(UpstreamTrace.class));
+                        body, request.stream(), caller.requestId(), trace);
             } catch (RuntimeException e) {
                 return ended(route, deadline, e, true, System.nanoTime() - started);
             }
@@ -92,8 +94,8 @@ final class UpstreamCall {
                     return refused(upstream, in, status, route, key, request.format(), deadline, started);
                 }
                 if (!request.stream()) {
-                    return answer(upstream, in, route, request.format(), created, deadline, caller, started,
-                            waitedBefore);
+                    return answer(upstream, in, route, request.format(), created, factsWanted, deadline, caller,
+                            started, waitedBefore);
                 }
                 long waited = headersAt - started;
                 if (!RelayedHeaders.isEventStream(upstream)) {
@@ -101,7 +103,7 @@ final class UpstreamCall {
                             waited);
                 }
                 return streams.relay(upstream, in, answer.endsByClose(), route, caller, deadline, request.format(),
-                        request.addsUsage(route), created, waited, waitedBefore);
+                        request.addsUsage(route), created, factsWanted, waited, waitedBefore);
             }
         }
     }
@@ -130,7 +132,8 @@ final class UpstreamCall {
                 if (status != UpstreamStatus.SUCCESS) {
                     return refused(upstream, in, status, route, key, WireFormat.RESPONSES, deadline, started);
                 }
-                return answer(upstream, in, route, WireFormat.RESPONSES, id -> { }, deadline, caller, started, 0);
+                return answer(upstream, in, route, WireFormat.RESPONSES, id -> { }, false, deadline, caller, started,
+                        0);
             }
         }
     }
@@ -138,11 +141,12 @@ final class UpstreamCall {
     /**
      * Relays a 2xx plain answer, or returns why it cannot be.
      *
-     * @param created told the id of what the upstream created, when the answer names one
+     * @param created     told the id of what the upstream created, when the answer names one
+     * @param factsWanted whether the answer's model, id and finish reasons are read for tracing
      */
     private CallOutcome answer(HttpClientResponse upstream, InputStream in, Route route, WireFormat format,
-                               Consumer<String> created, Deadlines.Deadline deadline, CallerSide caller, long started,
-                               long waitedBefore) {
+                               Consumer<String> created, boolean factsWanted, Deadlines.Deadline deadline,
+                               CallerSide caller, long started, long waitedBefore) {
         int code = upstream.status().code();
         UpstreamBody start;
         try {
@@ -158,9 +162,11 @@ final class UpstreamCall {
         // Remembered before the caller has the answer, which may ask after it at once.
         format.createdIn(start.bytes(), 0, start.bytes().length).ifPresent(created);
         if (start.whole()) {
-            return JsonRelay.send(caller, upstream, code, start.bytes(), route, format.usage(), waited, waitedBefore);
+            return JsonRelay.send(caller, upstream, code, start.bytes(), route, format.usage(), factsWanted, waited,
+                    waitedBefore);
         }
-        return answers.relay(caller, upstream, code, start, in, route, format.usage(), deadline, waited, waitedBefore);
+        return answers.relay(caller, upstream, code, start, in, route, format.usage(), factsWanted, deadline, waited,
+                waitedBefore);
     }
 
     /** Reads an error answer, up to {@link #MAX_ERROR_BODY}, and returns it as the failure it is. */

@@ -157,9 +157,9 @@ final class UpstreamClient {
             request.header(header);
         }
         key.ifPresent(request::header);
-        trace.ifPresent(context -> {
-            request.header(TRACEPARENT, context.traceparent());
-            context.tracestate().ifPresent(state -> request.header(TRACESTATE, state));
+        trace.flatMap(UpstreamTrace::traceparent).ifPresent(traceparent -> {
+            request.header(TRACEPARENT, traceparent);
+            trace.get().tracestate().ifPresent(state -> request.header(TRACESTATE, state));
         });
         return request;
     }

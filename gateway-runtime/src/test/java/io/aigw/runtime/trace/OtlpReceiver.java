@@ -135,6 +135,7 @@ final class OtlpReceiver implements AutoCloseable {
             case BOOL_VALUE -> value.getBoolValue();
             case INT_VALUE -> value.getIntValue();
             case DOUBLE_VALUE -> value.getDoubleValue();
+            case ARRAY_VALUE -> value.getArrayValue().getValuesList().stream().map(OtlpReceiver::value).toList();
             default -> value.toString();
         };
     }

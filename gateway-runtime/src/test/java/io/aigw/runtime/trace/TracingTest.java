@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.testing.AnthropicUpstream;
 import io.aigw.runtime.testing.CallRecords;
 import io.aigw.runtime.testing.GatewayInFront;
 import io.aigw.runtime.testing.TestGateway;
@@ -97,6 +98,9 @@ public final class TracingTest {
                 Map.entry("gen_ai.operation.name", "chat"),
                 Map.entry("gen_ai.provider.name", "openai"),
                 Map.entry("gen_ai.request.model", "gpt-5"),
+                Map.entry("gen_ai.response.model", "gpt-5-2025"),
+                Map.entry("gen_ai.response.id", "chatcmpl-1"),
+                Map.entry("gen_ai.response.finish_reasons", List.of("stop")),
                 Map.entry("gen_ai.usage.input_tokens", 12L),
                 Map.entry("gen_ai.usage.output_tokens", 7L),
                 Map.entry("gen_ai.usage.cache_read.input_tokens", 4L),
@@ -162,11 +166,13 @@ public final class TracingTest {
     }
 
     @Test
-    void aStreamsAttemptSpanCarriesTimeToFirstChunkAndUsage() throws Exception {
+    void aStreamsAttemptSpanCarriesTimeToFirstChunkUsageAndWhatItsChunksSaidOfTheResponse() throws Exception {
+        String chunk = "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"model\":\"gpt-5-2025\","
+                + "\"choices\":";
         front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
-                .body("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hel\"}}]}\n\n"
-                        + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}\n\n"
-                        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,"
+                .body(chunk + "[{\"index\":0,\"delta\":{\"content\":\"hel\"},\"finish_reason\":null}]}\n\n"
+                        + chunk + "[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"length\"}]}\n\n"
+                        + chunk + "[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":7,"
                         + "\"total_tokens\":19}}\n\n"
                         + "data: [DONE]\n\n").build());
 
@@ -180,6 +186,60 @@ public final class TracingTest {
         assertTrue(firstChunk > 0 && firstChunk < 10, attempt.attributes().toString());
         assertEquals(12L, attempt.attribute("gen_ai.usage.input_tokens"));
         assertEquals(7L, attempt.attribute("gen_ai.usage.output_tokens"));
+        assertEquals("gpt-5-2025", attempt.attribute("gen_ai.response.model"));
+        assertEquals("chatcmpl-9", attempt.attribute("gen_ai.response.id"));
+        assertEquals(List.of("length"), attempt.attribute("gen_ai.response.finish_reasons"));
+    }
+
+    @Test
+    void anAnthropicMessagesAttemptSpanNamesTheMessagesModelIdAndStopReasonWholeOrStreamed() throws Exception {
+        front.restart(Map.of("providers.anthropic.base-url", front.upstream().url("/v1").toString(),
+                "providers.anthropic.api-key", "sk-upstream-anthropic"));
+        front.upstream().enqueue(AnthropicUpstream.message(AnthropicUpstream.MESSAGE));
+        front.upstream().enqueue(AnthropicUpstream.stream(AnthropicUpstream.STREAM));
+
+        for (boolean stream : new boolean[] {false, true}) {
+            HttpResponse<String> response = front.gateway().send(front.gateway().request("/anthropic/v1/messages")
+                    .header("anthropic-version", "2023-06-01")
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":64,"
+                            + "\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
+                    .build());
+            assertEquals(200, response.statusCode(), response.body());
+        }
+
+        ReceivedSpan whole = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT
+                && span.attribute("gen_ai.request.stream") == null);
+        assertEquals("chat claude-sonnet-4-5", whole.name());
+        assertEquals("claude-sonnet-4-5-20250929", whole.attribute("gen_ai.response.model"));
+        assertEquals("msg_01XFDUDYJgAACzvnptvVoYEL", whole.attribute("gen_ai.response.id"));
+        assertEquals(List.of("end_turn"), whole.attribute("gen_ai.response.finish_reasons"));
+        ReceivedSpan streamed = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT
+                && Boolean.TRUE.equals(span.attribute("gen_ai.request.stream")));
+        assertEquals("claude-sonnet-4-5-20250929", streamed.attribute("gen_ai.response.model"));
+        assertEquals("msg_014p7gG3wDgGV9EUtLvnow3U", streamed.attribute("gen_ai.response.id"));
+        assertEquals(List.of("tool_use"), streamed.attribute("gen_ai.response.finish_reasons"));
+    }
+
+    @Test
+    void aResponsesAttemptSpanTakesAnIncompleteResponsesReasonForItsFinishReason() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().body("{\"id\":\"resp_1\",\"object\":\"response\","
+                + "\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"max_output_tokens\"},"
+                + "\"model\":\"gpt-5-2025\",\"output\":[{\"type\":\"message\",\"id\":\"msg_1\",\"status\":"
+                + "\"incomplete\",\"model\":\"not-this-one\",\"content\":[]}],\"usage\":{\"input_tokens\":5,"
+                + "\"output_tokens\":16,\"total_tokens\":21}}").build());
+
+        HttpResponse<String> response = front.gateway().send(front.gateway().request("/api/v1/responses")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"openai/gpt-5\",\"input\":\"hi\"}"))
+                .build());
+
+        assertEquals(200, response.statusCode(), response.body());
+        ReceivedSpan attempt = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT);
+        assertEquals("gpt-5-2025", attempt.attribute("gen_ai.response.model"));
+        assertEquals("resp_1", attempt.attribute("gen_ai.response.id"));
+        assertEquals(List.of("max_output_tokens"), attempt.attribute("gen_ai.response.finish_reasons"));
+        assertEquals(16L, attempt.attribute("gen_ai.usage.output_tokens"));
     }
 
     @Test

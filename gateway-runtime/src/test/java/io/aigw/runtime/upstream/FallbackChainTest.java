@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
@@ -80,7 +81,7 @@ public final class FallbackChainTest {
     @Test
     void aStreamThatBrokeAfterItsFirstByteEndsTheChain() {
         CallOutcome outcome = tryInOrder(CHAIN, route -> attempt(route, new FailedAfterFirstByte(
-                new AnswerStart(route, true, 0, 0).cut(502, TokenUsage.NONE, 0),
+                new AnswerStart(route, true, 0, 0).cut(502, TokenUsage.NONE, ResponseFacts.NONE, 0),
                 "The connection to upstream openai broke mid-stream.", true)));
 
         assertInstanceOf(FailedAfterFirstByte.class, outcome);
@@ -126,7 +127,7 @@ public final class FallbackChainTest {
     }
 
     private static CallOutcome answered(Route route) {
-        return new Answered(new AnswerStart(route, false, 0, 0).whole(200, TokenUsage.NONE, 0));
+        return new Answered(new AnswerStart(route, false, 0, 0).whole(200, TokenUsage.NONE, ResponseFacts.NONE, 0));
     }
 
     private static CallOutcome failed(Route route, int status, String message) {
