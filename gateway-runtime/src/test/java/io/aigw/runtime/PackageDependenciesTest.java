@@ -78,6 +78,12 @@ final class PackageDependenciesTest {
         assertEquals(Set.of("error", "pricing"), imports().get("metering"));
     }
 
+    @Test
+    void theWaitsThatAuthAndLimitsTellOfStandOnNothing() {
+        // So that auth and limits tell tracing of their waits without knowing it.
+        assertEquals(Set.of(), imports().getOrDefault("waits", Set.of()));
+    }
+
     private static void assertImportsNone(Map<String, Set<String>> imports, String from, String... others) {
         for (String other : others) {
             assertTrue(!imports.get(from).contains(other), from + " imports " + other + ": " + imports.get(from));

@@ -2,6 +2,8 @@ package io.aigw.runtime.auth;
 
 import io.aigw.runtime.store.GatewayStore;
 import io.aigw.runtime.store.StoreUnavailableException;
+import io.aigw.runtime.waits.Waits;
+import io.helidon.common.context.Context;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +51,17 @@ public final class StoredKeys implements WorkspaceKeys {
      */
     @Override
     public Optional<Caller> authenticate(String presentedKey) {
+        return lookUp(presentedKey, null);
+    }
+
+    /** As {@link #authenticate(String)}; a lookup in the store is a wait the request's {@link Waits} hear of. */
+    @Override
+    public Optional<Caller> authenticate(String presentedKey, Context request) {
+        return lookUp(presentedKey, request);
+    }
+
+    /** @param request the request's context, or null for a lookup no request waits on */
+    private Optional<Caller> lookUp(String presentedKey, Context request) {
         Optional<Caller> caller = master.flatMap(key -> key.authenticate(presentedKey));
         if (caller.isPresent()) {
             return caller;
@@ -64,7 +77,9 @@ public final class StoredKeys implements WorkspaceKeys {
             return cached.caller();
         }
         Optional<Caller> found;
-        try {
+        // Looked for only now: a request whose key was cached has no wait to tell of.
+        Waits waits = request == null ? Waits.NONE : request.get(Waits.class).orElse(Waits.NONE);
+        try (Waits.Wait lookup = waits.begin(Waits.What.KEY_LOOKUP)) {
             found = store.findKey(hash).filter(key -> !key.revoked())
                     .map(key -> new Caller(key.id(), key.admin(), key.policy(), key.name()));
         } catch (StoreUnavailableException e) {

@@ -51,7 +51,7 @@ public final class WorkspaceKeyFilter implements Filter {
         String presented = shape == ErrorShape.ANTHROPIC && !apiKey.isEmpty()
                 ? (apiKey.size() == 1 ? apiKey.get(0).strip() : "")
                 : bearer(request.headers().all(HeaderNames.AUTHORIZATION, List::of));
-        Optional<Caller> caller = signedIn.isPresent() ? signedIn : keys.authenticate(presented);
+        Optional<Caller> caller = signedIn.isPresent() ? signedIn : keys.authenticate(presented, request.context());
         // The outermost filter has given the request its id, on the answer already.
         String requestId = response.headers().first(REQUEST_ID).orElse(null);
         if (caller.isEmpty()) {

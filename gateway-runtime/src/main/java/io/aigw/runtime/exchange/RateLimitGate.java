@@ -97,7 +97,7 @@ final class RateLimitGate {
     private Admission reserve(Exchange exchange, ServerResponse response, Limits limits, long estimate,
                               BudgetClaim budget) {
         KeyPolicy policy = exchange.caller().policy();
-        return switch (limiter.reserve(exchange.caller().keyId(), limits, estimate, budget)) {
+        return switch (limiter.reserve(exchange.caller().keyId(), limits, estimate, budget, exchange.context())) {
             case Decision.Admitted admitted -> {
                 admitted.quota().ifPresent(quota -> limitHeaders(exchange, response, quota));
                 yield new Held(admitted.reservation(), estimate);

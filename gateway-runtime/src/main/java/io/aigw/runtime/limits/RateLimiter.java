@@ -1,6 +1,8 @@
 package io.aigw.runtime.limits;
 
 import io.aigw.runtime.config.RateLimitsConfig;
+import io.aigw.runtime.waits.Waits;
+import io.helidon.common.context.Context;
 
 /** Where a key's request, token and spend counts live: in this process, or in a store replicas share. */
 public interface RateLimiter extends AutoCloseable {
@@ -10,6 +12,14 @@ public interface RateLimiter extends AutoCloseable {
      * budget, or refuses them: whole or not at all, atomically with every other reservation of the key.
      */
     Decision reserve(String keyId, Limits limits, long tokens, BudgetClaim budget);
+
+    /**
+     * {@link #reserve(String, Limits, long, BudgetClaim)} for a request, telling the {@link Waits} in
+     * its context, when it has one, of a wait on a shared store; counters in memory make none.
+     */
+    default Decision reserve(String keyId, Limits limits, long tokens, BudgetClaim budget, Context request) {
+        return reserve(keyId, limits, tokens, budget);
+    }
 
     /** Reserves against the key's limits alone. */
     default Decision reserve(String keyId, Limits limits, long tokens) {

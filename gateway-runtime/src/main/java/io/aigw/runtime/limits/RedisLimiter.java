@@ -1,6 +1,8 @@
 package io.aigw.runtime.limits;
 
 import io.aigw.runtime.config.StoreFailurePolicy;
+import io.aigw.runtime.waits.Waits;
+import io.helidon.common.context.Context;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +92,15 @@ public final class RedisLimiter implements RateLimiter {
         String adjustSha = sha1(RedisScripts.ADJUST);
         this.settlements = new RedisSettlements((keys, args) -> run(adjustSha, RedisScripts.ADJUST, keys, args),
                 storeFailed);
+    }
+
+    /** As the other {@code reserve}; the round trips to Redis are a wait the request's {@link Waits} hear of. */
+    @Override
+    public Decision reserve(String keyId, Limits limits, long tokens, BudgetClaim budget, Context request) {
+        try (Waits.Wait reservation = request.get(Waits.class).orElse(Waits.NONE)
+                .begin(Waits.What.LIMITS_RESERVATION)) {
+            return reserve(keyId, limits, tokens, budget);
+        }
     }
 
     @Override

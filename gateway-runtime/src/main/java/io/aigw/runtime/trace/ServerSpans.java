@@ -65,6 +65,9 @@ final class ServerSpans implements Filter {
                 .startSpan();
         RequestSpans spans = new RequestSpans(span);
         request.context().register(spans);
+        if (span.isRecording()) {
+            request.context().register(new SpanWaits(tracer, span));
+        }
         SpanContext context = span.getSpanContext();
         request.context().register(new TraceId(context.getTraceId()));
         response.header(TRACEPARENT, traceparent(context));

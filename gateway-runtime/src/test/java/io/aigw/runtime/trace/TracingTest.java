@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aigw.runtime.testing.AnthropicUpstream;
 import io.aigw.runtime.testing.CallRecords;
 import io.aigw.runtime.testing.GatewayInFront;
+import io.aigw.runtime.testing.KeysApi;
+import io.aigw.runtime.testing.LocalRedis;
 import io.aigw.runtime.testing.TestGateway;
 import io.aigw.runtime.trace.OtlpReceiver.ReceivedSpan;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import mockwebserver3.MockResponse;
@@ -243,6 +246,57 @@ public final class TracingTest {
     }
 
     @Test
+    void aKeysLookupInTheStoreIsAChildSpanOfItsFirstRequestAndNotOfTheNextWhichTheCacheAnswers() throws Exception {
+        String key = KeysApi.of(front.gateway()).createKey("traced").getString("key");
+        for (int i = 0; i < 2; i++) {
+            front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+            assertEquals(200, front.gateway().send(chat("openai/gpt-5", false)
+                    .setHeader("Authorization", "Bearer " + key).build()).statusCode());
+        }
+
+        List<ReceivedSpan> servers = awaitAll(span -> span.kind() == SpanKind.SPAN_KIND_SERVER, 2);
+        ReceivedSpan lookup = collector.await(span -> span.name().equals("aigw.key.lookup"));
+        assertEquals(SpanKind.SPAN_KIND_INTERNAL, lookup.kind());
+        ReceivedSpan first = servers.stream().filter(span -> span.spanId().equals(lookup.parentSpanId()))
+                .findFirst().orElseThrow(() -> new AssertionError("no server span is the lookup's parent"));
+        assertEquals("traced", first.attribute("aigw.key.name"));
+        assertEquals(1, collector.received(span -> span.name().equals("aigw.key.lookup")).size(),
+                "the second request's key came from the cache");
+    }
+
+    @Test
+    void aReservationOfAKeysLimitsInRedisIsAClientSpanOfItsRequest() throws Exception {
+        try (LocalRedis redis = LocalRedis.prefix()) {
+            front.restart(Map.of("gateway.limits.redis-url", LocalRedis.URL,
+                    "gateway.limits.redis-prefix", redis.name()));
+            HttpResponse<String> created = KeysApi.of(front.gateway()).create("{\"name\":\"limited\",\"rpm\":50}");
+            assertEquals(201, created.statusCode(), created.body());
+            front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+            HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5", false)
+                    .setHeader("Authorization", "Bearer " + KeysApi.json(created.body()).getString("key")).build());
+
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals("49", response.headers().firstValue("x-ratelimit-remaining-requests").orElseThrow());
+            ReceivedSpan server = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_SERVER);
+            ReceivedSpan reservation = collector.await(span -> span.name().equals("aigw.limits.reserve"));
+            assertEquals(SpanKind.SPAN_KIND_CLIENT, reservation.kind());
+            assertEquals("redis", reservation.attribute("db.system.name"));
+            assertEquals(server.spanId(), reservation.parentSpanId());
+        }
+    }
+
+    @Test
+    void aRequestWhoseKeyIsNotLookedUpAndWhoseLimitsAreInMemoryHasNoWaitSpans() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+        assertEquals(200, front.gateway().send(chat("openai/gpt-5", false).build()).statusCode());
+
+        collector.await(span -> span.kind() == SpanKind.SPAN_KIND_SERVER);
+        assertEquals(List.of(), collector.received(span -> span.name().startsWith("aigw.")));
+    }
+
+    @Test
     void theRequestBodyIsRecordedOnlyWhenContentCaptureIsOnAndOnlyUpToItsLimit() throws Exception {
         front.restart(Map.of("gateway.tracing.content.capture", "true", "gateway.tracing.content.max-bytes", "24"));
         front.upstream().enqueue(new MockResponse.Builder().body(ANSWER).build());
@@ -345,6 +399,15 @@ public final class TracingTest {
                 assertNull(rows.getString(1));
             }
         }
+    }
+
+    /**
+     * The spans that {@code match}, once {@code count} have come; the spans that ended before them
+     * have come too, since the batches are exported in the order spans end.
+     */
+    private List<ReceivedSpan> awaitAll(Predicate<ReceivedSpan> match, int count) throws Exception {
+        collector.await(span -> match.test(span) && collector.received(match).size() >= count);
+        return collector.received(match);
     }
 
     private double dropped(String reason) {
