@@ -66,7 +66,7 @@ final class ServerSpans implements Filter {
         RequestSpans spans = new RequestSpans(span);
         request.context().register(spans);
         if (span.isRecording()) {
-            request.context().register(new SpanWaits(tracer, span));
+            request.context().register(new SpanWaits(tracer, spans));
         }
         SpanContext context = span.getSpanContext();
         request.context().register(new TraceId(context.getTraceId()));

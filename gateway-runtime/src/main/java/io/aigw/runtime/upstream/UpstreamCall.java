@@ -9,6 +9,7 @@ import io.aigw.runtime.transport.UpstreamBodyStream;
 import io.aigw.runtime.upstream.Attempt.Ending;
 import io.aigw.runtime.upstream.CallOutcome.CallerLeft;
 import io.aigw.runtime.upstream.CallOutcome.FailedBeforeFirstByte;
+import io.aigw.runtime.waits.Waits;
 import io.helidon.webclient.api.HttpClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,11 +79,17 @@ final class UpstreamCall {
         try (Deadlines.Deadline deadline = deadlines.start(timeouts.firstByte().toNanos(), caller.endsAt())) {
             caller.hangup().watch(deadline);
             HttpClientResponse upstream;
+            // Helidon's client does not tell when it has a connection: the wait told of is the whole
+            // of it, to the answer's headers. Looked for only when tracing asked something of this attempt.
+            Waits.Wait headers = trace.isEmpty() ? Waits.Wait.NONE
+                    : caller.context().get(Waits.class).orElse(Waits.NONE).begin(Waits.What.UPSTREAM_HEADERS);
             try {
                 upstream = clients.apply(provider, key).post(request.api(), request.pathBelowApi(), request.headers(),
                         body, request.stream(), caller.requestId(), trace);
             } catch (RuntimeException e) {
                 return ended(route, deadline, e, true, System.nanoTime() - started);
+            } finally {
+                headers.close();
             }
             long headersAt = System.nanoTime();
             deadline.progress(timeouts.idle().toNanos());

@@ -115,7 +115,9 @@ final class OtlpReceiver implements AutoCloseable {
                     spans.add(new ReceivedSpan(service, span.getName(), span.getKind(),
                             hex.formatHex(span.getTraceId().toByteArray()), hex.formatHex(span.getSpanId().toByteArray()),
                             hex.formatHex(span.getParentSpanId().toByteArray()), attributes,
-                            span.getStatus().getCode()));
+                            span.getStatus().getCode(), span.getEventsList().stream()
+                            .map(event -> new ReceivedEvent(event.getName(), attributes(event.getAttributesList()),
+                                    event.getTimeUnixNano() - span.getStartTimeUnixNano())).toList()));
                 }
             }
         }
@@ -148,11 +150,15 @@ final class OtlpReceiver implements AutoCloseable {
     /** A span as the collector got it: ids in hex, attributes by name. */
     record ReceivedSpan(String service, String name, Span.SpanKind kind, String traceId, String spanId,
                         String parentSpanId, Map<String, Object> attributes,
-                        io.opentelemetry.proto.trace.v1.Status.StatusCode status) {
+                        io.opentelemetry.proto.trace.v1.Status.StatusCode status, List<ReceivedEvent> events) {
 
         Object attribute(String key) {
             return attributes.get(key);
         }
+    }
+
+    /** A span's event: its name, attributes, and nanoseconds from its span's start. */
+    record ReceivedEvent(String name, Map<String, Object> attributes, long sinceStartNanos) {
     }
 
     /** One data point of a histogram as the collector got it: its metric, attributes, count and sum. */

@@ -113,6 +113,13 @@ public final class TracingTest {
                 Map.entry("http.response.status_code", 200L),
                 Map.entry("aigw.attempt.ending", "answered")), attempt.attributes());
         assertEquals(StatusCode.STATUS_CODE_UNSET, attempt.status());
+        // When the upstream's headers came: Helidon's client tells nothing of its connection apart.
+        assertEquals(1, attempt.events().size(), attempt.events().toString());
+        OtlpReceiver.ReceivedEvent headers = attempt.events().get(0);
+        assertEquals("aigw.upstream.headers", headers.name());
+        double waited = (Double) headers.attributes().get("aigw.wait.duration");
+        assertTrue(waited > 0 && waited < 10, headers.toString());
+        assertTrue(headers.sinceStartNanos() > 0, headers.toString());
 
         // Neither the key nor any content is in a span; the providers are not told of the trace.
         String everything = collector.received(span -> true).toString();
