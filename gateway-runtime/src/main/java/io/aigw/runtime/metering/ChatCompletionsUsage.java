@@ -25,6 +25,11 @@ final class ChatCompletionsUsage implements UsageFormat {
     }
 
     @Override
+    public ResponseFacts factsInStart(byte[] json, int offset, int length) {
+        return AnswerWalk.over(json, offset, length, AnswerWalk.Shape.CHAT).facts();
+    }
+
+    @Override
     public AnswerReading readAnswer(byte[] json, int offset, int length) {
         return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.CHAT, ReportedUsage::usageAt, this);
     }

@@ -21,6 +21,11 @@ final class EmbeddingsUsage implements UsageFormat {
     }
 
     @Override
+    public ResponseFacts factsInStart(byte[] json, int offset, int length) {
+        return AnswerWalk.over(json, offset, length, AnswerWalk.Shape.EMBEDDINGS).facts();
+    }
+
+    @Override
     public AnswerReading readAnswer(byte[] json, int offset, int length) {
         return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.EMBEDDINGS,
                 (answer, at, end) -> ReportedUsage.usageAt(answer, at, end).map(EmbeddingsUsage::noneWritten), this);

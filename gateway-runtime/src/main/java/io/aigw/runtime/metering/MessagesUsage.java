@@ -39,6 +39,11 @@ final class MessagesUsage implements UsageFormat {
     }
 
     @Override
+    public ResponseFacts factsInStart(byte[] json, int offset, int length) {
+        return AnswerWalk.over(json, offset, length, AnswerWalk.Shape.MESSAGES).facts();
+    }
+
+    @Override
     public AnswerReading readAnswer(byte[] json, int offset, int length) {
         return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.MESSAGES,
                 (answer, at, end) -> ReportedUsage.parseObject(answer, at, end).map(usage -> counted(TokenUsage.NONE,

@@ -32,6 +32,11 @@ final class ResponsesUsage implements UsageFormat {
     }
 
     @Override
+    public ResponseFacts factsInStart(byte[] json, int offset, int length) {
+        return AnswerWalk.over(json, offset, length, AnswerWalk.Shape.RESPONSES).facts();
+    }
+
+    @Override
     public AnswerReading readAnswer(byte[] json, int offset, int length) {
         return ReportedUsage.walked(json, offset, length, AnswerWalk.Shape.RESPONSES,
                 (answer, at, end) -> ReportedUsage.parseObject(answer, at, end).map(ResponsesUsage::read), this);

@@ -41,6 +41,12 @@ public interface UsageFormat {
     AnswerReading readAnswer(byte[] json, int offset, int length);
 
     /**
+     * The {@link ResponseFacts} of the start of an answer too large to be read whole,
+     * {@code json[offset, offset + length)}: those stated before it ends, its usage left unread.
+     */
+    ResponseFacts factsInStart(byte[] json, int offset, int length);
+
+    /**
      * The stream's facts once {@code event}, one event's parsed {@code data}, is noted after the
      * events before it found {@code sofar}: {@code sofar} itself when the event states none.
      */

@@ -116,7 +116,7 @@ final class JsonRelay {
         AnswerStart begun = new AnswerStart(route, false, waited, System.nanoTime());
         // Its model and id open the answer; a finish reason past its first part is not read.
         ResponseFacts facts = factsWanted
-                ? usageFormat.readAnswer(start.bytes(), 0, start.bytes().length).facts() : ResponseFacts.NONE;
+                ? usageFormat.factsInStart(start.bytes(), 0, start.bytes().length) : ResponseFacts.NONE;
         byte[] tail = new byte[TAIL];
         int tailLength = keepTail(tail, 0, start.bytes(), start.bytes().length);
         TextEstimate.Tally relayed = new TextEstimate.Tally();

@@ -54,6 +54,8 @@ final class SseRelay {
     private int pendingLength;
     private TokenUsage usage = TokenUsage.NONE;
     private ResponseFacts facts = ResponseFacts.NONE;
+    /** Whether an event of this stream has been parsed for its facts: the first one is, whatever it holds. */
+    private boolean factsBegun;
     private long textBytes;
     /** Whether the stream's own end ({@link WireFormat#endsStream}) has been relayed. */
     private boolean doneRelayed;
@@ -176,7 +178,7 @@ final class SseRelay {
             return true;
         }
         boolean reportsUsage = hasUsageObject(from, to);
-        if (!reportsUsage && !(factsWanted && (facts.model().isEmpty() || hasString(FINISH_REASON, from, to)))) {
+        if (!reportsUsage && !(factsWanted && (!factsBegun || hasString(FINISH_REASON, from, to)))) {
             return true;
         }
         int json = data + DATA.length;
@@ -186,6 +188,7 @@ final class SseRelay {
         }
         JsonValue chunk = parse(json, lineEnd);
         if (factsWanted) {
+            factsBegun = true;
             facts = format.usage().factsInEvent(facts, chunk);
         }
         if (!reportsUsage) {

@@ -66,6 +66,8 @@ public final class AnswerReadingTest {
 
         assertEquals(new ResponseFacts(Optional.of("gpt-5"), Optional.of("chatcmpl-1"), List.of()),
                 read(UsageFormat.CHAT_COMPLETIONS, start).facts());
+        assertEquals(read(UsageFormat.CHAT_COMPLETIONS, start).facts(),
+                UsageFormat.CHAT_COMPLETIONS.factsInStart(bytes(start), 0, start.length()));
         assertEquals(3, read(UsageFormat.CHAT_COMPLETIONS, malformed).usage().orElseThrow().totalTokens());
     }
 

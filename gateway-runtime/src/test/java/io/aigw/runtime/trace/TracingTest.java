@@ -232,6 +232,20 @@ public final class TracingTest {
     }
 
     @Test
+    void anAnswerTooLargeToBeReadWholeStillNamesItsModelAndIdFromItsStart() throws Exception {
+        String large = ANSWER.replace("\"hello\"", "\"" + "hello ".repeat(12_000) + "\"");
+        front.upstream().enqueue(new MockResponse.Builder().body(large).build());
+
+        HttpResponse<String> response = front.gateway().send(chat("openai/gpt-5", false).build());
+
+        assertEquals(large, response.body());
+        ReceivedSpan attempt = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT);
+        assertEquals("gpt-5-2025", attempt.attribute("gen_ai.response.model"));
+        assertEquals("chatcmpl-1", attempt.attribute("gen_ai.response.id"));
+        assertEquals(12L, attempt.attribute("gen_ai.usage.input_tokens"));
+    }
+
+    @Test
     void aResponsesAttemptSpanTakesAnIncompleteResponsesReasonForItsFinishReason() throws Exception {
         front.upstream().enqueue(new MockResponse.Builder().body("{\"id\":\"resp_1\",\"object\":\"response\","
                 + "\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"max_output_tokens\"},"
