@@ -232,6 +232,32 @@ public final class TracingTest {
     }
 
     @Test
+    void aStreamedResponsesAttemptSpanTakesItsFactsFromTheResponseItsLastEventCarries() throws Exception {
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body("event: response.created\ndata: {\"type\":\"response.created\",\"sequence_number\":0,"
+                        + "\"response\":{\"id\":\"resp_2\",\"status\":\"in_progress\",\"model\":\"gpt-5-2025\","
+                        + "\"usage\":null}}\n\n"
+                        + "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\","
+                        + "\"sequence_number\":1,\"delta\":\"hi\"}\n\n"
+                        + "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":2,"
+                        + "\"response\":{\"id\":\"resp_2\",\"status\":\"completed\",\"model\":\"gpt-5-2025\","
+                        + "\"usage\":{\"input_tokens\":3,\"output_tokens\":1,\"total_tokens\":4}}}\n\n").build());
+
+        HttpResponse<String> response = front.gateway().send(front.gateway().request("/api/v1/responses")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"openai/gpt-5\",\"input\":\"hi\","
+                        + "\"stream\":true}"))
+                .build());
+
+        assertEquals(200, response.statusCode(), response.body());
+        ReceivedSpan attempt = collector.await(span -> span.kind() == SpanKind.SPAN_KIND_CLIENT);
+        assertEquals("gpt-5-2025", attempt.attribute("gen_ai.response.model"));
+        assertEquals("resp_2", attempt.attribute("gen_ai.response.id"));
+        assertEquals(List.of("completed"), attempt.attribute("gen_ai.response.finish_reasons"));
+        assertEquals(1L, attempt.attribute("gen_ai.usage.output_tokens"));
+    }
+
+    @Test
     void anAnswerTooLargeToBeReadWholeStillNamesItsModelAndIdFromItsStart() throws Exception {
         String large = ANSWER.replace("\"hello\"", "\"" + "hello ".repeat(12_000) + "\"");
         front.upstream().enqueue(new MockResponse.Builder().body(large).build());
