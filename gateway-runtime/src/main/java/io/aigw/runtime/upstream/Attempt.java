@@ -19,7 +19,7 @@ import io.aigw.runtime.routing.Route;
  * @param stream           whether the answer was relayed as a stream
  * @param usage            what the upstream reported, or {@link TokenUsage#NONE}
  * @param response         the answer's model, id and finish reasons, read only when tracing asks
- *                         for them ({@link ResponseFactsWanted}); else {@link ResponseFacts#NONE}
+ *                         for them ({@link UpstreamTrace}); else {@link ResponseFacts#NONE}
  * @param relayedTextBytes the bytes of generated text relayed, for an estimate where no usage was
  *                         reported; 0 for a plain answer read whole
  * @param upstreamNanos    time spent waiting on the upstream: for its whole answer, the first part
