@@ -2,6 +2,7 @@ package io.aigw.runtime.pool;
 
 import io.aigw.runtime.HotPathBenchmark;
 import io.aigw.runtime.config.PoolsConfig;
+import io.aigw.runtime.plugin.PriceOrigin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.UpstreamKey;
 import io.aigw.spi.UpstreamApi;
@@ -72,6 +73,6 @@ public class KeyChoiceBenchmark extends HotPathBenchmark {
         }
         String name = rpm.isPresent() ? "limited" : "openai";
         return new Provider(name, name, true, false, "gpt-5", 1, url, List.copyOf(pool), "OPENAI_API_KEY", Map.of(),
-                Set.of(), List.of(), 0, "benchmark", apis, Set.of());
+                Set.of(), List.of(), PriceOrigin.UNSTATED, 0, "benchmark", apis, Set.of());
     }
 }

@@ -2,6 +2,7 @@ package io.aigw.runtime.routing;
 
 import io.aigw.runtime.HotPathBenchmark;
 import io.aigw.runtime.error.ApiException;
+import io.aigw.runtime.plugin.PriceOrigin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.spi.UpstreamApi;
 import java.net.URI;
@@ -61,7 +62,7 @@ public class RoutingTableBenchmark extends HotPathBenchmark {
     private static Provider provider(String prefix, boolean stripsPrefix, boolean catchAll, int priority,
             String baseUrl) {
         return new Provider(prefix, prefix, stripsPrefix, catchAll, "default-model", priority, URI.create(baseUrl),
-                List.of(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), 0, "benchmark",
+                List.of(), prefix.toUpperCase() + "_API_KEY", Map.of(), Set.of(), List.of(), PriceOrigin.UNSTATED, 0, "benchmark",
                 Provider.urls(URI.create(baseUrl), Map.of(UpstreamApi.CHAT_COMPLETIONS, "/chat/completions")), Set.of());
     }
 }

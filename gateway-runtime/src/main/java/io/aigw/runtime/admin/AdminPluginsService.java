@@ -3,7 +3,9 @@ package io.aigw.runtime.admin;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.plugin.LoadedJar;
+import io.aigw.runtime.plugin.PriceOrigin;
 import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pricing.PriceBook;
 import io.aigw.runtime.routing.CurrentRoutes;
 import io.aigw.runtime.routing.PluginReloader;
 import io.aigw.runtime.routing.ReloadOutcome;
@@ -14,6 +16,7 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import jakarta.json.bind.annotation.JsonbPropertyOrder;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 
@@ -41,12 +44,17 @@ public final class AdminPluginsService implements HttpService {
     /**
      * The answer to {@code GET /admin/v1/plugins}.
      *
-     * @param generation the routing generation in force: 1 at start, one more at each reload applied
+     * @param generation   the routing generation in force: 1 at start, one more at each reload applied
+     * @param priceVersion the version of all the prices in force, which every usage record priced by
+     *                     them names
+     * @param pricesSince  since when, in Unix seconds, they have been in force: the start, or the
+     *                     reload that last changed a price
      */
-    @JsonbPropertyOrder({"generation", "data"})
-    public record PluginList(long generation, List<ListedPlugin> data) {
+    @JsonbPropertyOrder({"generation", "priceVersion", "pricesSince", "data"})
+    public record PluginList(long generation, String priceVersion, long pricesSince, List<ListedPlugin> data) {
         static PluginList of(RoutingSnapshot snapshot) {
-            return new PluginList(snapshot.generation(), snapshot.table().byPriority().stream()
+            return new PluginList(snapshot.generation(), snapshot.prices().version(),
+                    snapshot.pricesSince().getEpochSecond(), snapshot.table().byPriority().stream()
                     .map(provider -> ListedPlugin.of(provider, snapshot.plugins().jarOf(provider.source())))
                     .toList());
         }
@@ -59,14 +67,40 @@ public final class AdminPluginsService implements HttpService {
      *                gateway's classes at start, which {@code source} then names
      * @param version the jar's module version or {@code Implementation-Version}; null when it has none
      * @param keySet  whether an upstream key is configured (the key itself is never shown)
+     * @param prices  the provider's price table
      */
-    @JsonbPropertyOrder({"jar", "version", "prefix", "priority", "defaultModel", "catchAll", "keySet", "source"})
+    @JsonbPropertyOrder({"jar", "version", "prefix", "priority", "defaultModel", "catchAll", "keySet", "source",
+            "prices"})
     public record ListedPlugin(String jar, String version, String prefix, int priority, String defaultModel,
-                               boolean catchAll, boolean keySet, String source) {
+                               boolean catchAll, boolean keySet, String source, ListedPrices prices) {
         static ListedPlugin of(Provider provider, Optional<LoadedJar> jar) {
             return new ListedPlugin(jar.map(loaded -> loaded.jar().name()).orElse(null),
                     jar.flatMap(LoadedJar::version).orElse(null), provider.prefix(), provider.priority(),
-                    provider.defaultModel(), provider.catchAll(), provider.hasKey(), provider.source());
+                    provider.defaultModel(), provider.catchAll(), provider.hasKey(), provider.source(),
+                    ListedPrices.of(provider));
+        }
+    }
+
+    /**
+     * A provider's price table.
+     *
+     * @param version    12 hex digits of a hash of its prices alone, as a {@link PriceBook} of them has:
+     *                   a changed rate of this provider changes it, another provider's does not; null
+     *                   when no model of it has a price
+     * @param asOf       the day its plugin's catalogue says its prices were taken ({@code prices_as_of});
+     *                   null when it does not say
+     * @param source     the price page the catalogue names ({@code prices_source}); null when it names none
+     * @param models     how many of its models have a price
+     * @param configured how many of those prices configuration sets ({@code providers.<name>.models})
+     */
+    @JsonbPropertyOrder({"version", "asOf", "source", "models", "configured"})
+    public record ListedPrices(String version, String asOf, String source, int models, int configured) {
+        static ListedPrices of(Provider provider) {
+            PriceBook alone = PriceBook.of(Provider.prices(List.of(provider)));
+            PriceOrigin origin = provider.priceOrigin();
+            return new ListedPrices(alone.size() == 0 ? null : alone.version(),
+                    origin.asOf().map(LocalDate::toString).orElse(null), origin.source().orElse(null), alone.size(),
+                    origin.configured());
         }
     }
 
@@ -76,10 +110,11 @@ public final class AdminPluginsService implements HttpService {
      * @param added   prefixes of the providers it installed
      * @param removed prefixes of the providers it removed
      * @param changed prefixes of the providers whose declaration, configuration or jar version changed
+     * @see PluginList for the price version and since when it is in force
      */
-    @JsonbPropertyOrder({"generation", "added", "removed", "changed", "data"})
+    @JsonbPropertyOrder({"generation", "added", "removed", "changed", "priceVersion", "pricesSince", "data"})
     public record Reloaded(long generation, List<String> added, List<String> removed, List<String> changed,
-                           List<ListedPlugin> data) {
+                           String priceVersion, long pricesSince, List<ListedPlugin> data) {
 
         /** What changed, in words, as the gateway's log says it. */
         public String changes() {
@@ -95,7 +130,9 @@ public final class AdminPluginsService implements HttpService {
         switch (reloader.reload("POST /admin/v1/plugins/reload")) {
             case ReloadOutcome.Applied applied -> JsonBodies.send(response, Status.OK_200,
                     new Reloaded(applied.snapshot().generation(), applied.added(), applied.removed(),
-                            applied.changed(), PluginList.of(applied.snapshot()).data()));
+                            applied.changed(), applied.snapshot().prices().version(),
+                            applied.snapshot().pricesSince().getEpochSecond(),
+                            PluginList.of(applied.snapshot()).data()));
             case ReloadOutcome.Refused refused -> throw new ApiException(new ApiError(Status.CONFLICT_409,
                     refused.reason() + " The providers of routing generation " + refused.kept().generation()
                             + " stay in force.", "invalid_request_error", null, "plugin_refused"));

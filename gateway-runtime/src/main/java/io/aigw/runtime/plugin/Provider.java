@@ -20,6 +20,7 @@ import java.util.Set;
  * @param headers           headers sent upstream on every request (the plugin's, then configured ones)
  * @param unsupportedFields top-level request fields removed before forwarding
  * @param catalogue         the provider's models, ids as the upstream knows them
+ * @param priceOrigin       where the catalogue's prices come from, and how many configuration sets
  * @param modelsCreated     the Unix time, in seconds, its models are listed with as OpenAI's
  *                          {@code created}: when its plugin's catalogue was built (the time of the
  *                          catalogue's entry in the plugin jar), else when the gateway started;
@@ -41,6 +42,7 @@ public record Provider(
         Map<String, String> headers,
         Set<String> unsupportedFields,
         List<ModelEntry> catalogue,
+        PriceOrigin priceOrigin,
         long modelsCreated,
         String source,
         Map<UpstreamApi, URI> apis,

@@ -131,6 +131,8 @@ public final class ProviderFactory {
                 keys(config, baseUrl, declared.apis()),
                 descriptor.apiKeyVariable(), Map.copyOf(headers), Set.copyOf(declared.unsupportedFields()),
                 catalogue(shipped, descriptor.prefix(), config),
+                new PriceOrigin(shipped.flatMap(CatalogueReader.Catalogue::pricesAsOf),
+                        shipped.flatMap(CatalogueReader.Catalogue::pricesSource), configuredPrices(config)),
                 shipped.flatMap(CatalogueReader.Catalogue::built).orElse(GATEWAY_STARTED).getEpochSecond(),
                 discovered.source(), Provider.urls(baseUrl, declared.apis()), declared.homeFor());
     }
@@ -203,6 +205,10 @@ public final class ProviderFactory {
                 model.kind().or(() -> shipped.map(ModelEntry::kind)).orElse(ModelKind.CHAT));
     }
 
+    private static int configuredPrices(ProviderConfig config) {
+        return (int) config.models().stream().filter(model -> model.price().isPresent()).count();
+    }
+
     /** Says how many models have a price, where the catalogue's come from, and how many configuration sets. */
     private static void logPrices(String name, Optional<CatalogueReader.Catalogue> shipped,
                                   Collection<ModelEntry> models, ProviderConfig config) {
@@ -210,7 +216,7 @@ public final class ProviderFactory {
         if (priced == 0) {
             return;
         }
-        long configured = config.models().stream().filter(model -> model.price().isPresent()).count();
+        long configured = configuredPrices(config);
         LOG.log(Level.INFO, "Prices of " + name + ": " + priced + " of " + models.size() + " models priced"
                 + shipped.flatMap(CatalogueReader.Catalogue::pricesAsOf).map(day -> ", as of " + day).orElse("")
                 + shipped.flatMap(CatalogueReader.Catalogue::pricesSource).map(source -> " from " + source).orElse("")

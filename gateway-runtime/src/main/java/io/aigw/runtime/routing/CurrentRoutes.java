@@ -2,6 +2,7 @@ package io.aigw.runtime.routing;
 
 import io.aigw.runtime.plugin.PluginSet;
 import java.lang.System.Logger.Level;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -28,7 +29,7 @@ public final class CurrentRoutes {
 
     public CurrentRoutes(RoutingTable table, PluginSet plugins, Lifecycle lifecycle) {
         this.lifecycle = lifecycle;
-        RoutingSnapshot first = new RoutingSnapshot(++generations, table, plugins, this::released);
+        RoutingSnapshot first = new RoutingSnapshot(++generations, table, plugins, Optional.empty(), this::released);
         lifecycle.installed().accept(first);
         this.current = new AtomicReference<>(first);
     }
@@ -59,7 +60,8 @@ public final class CurrentRoutes {
      * @return the new snapshot
      */
     public synchronized RoutingSnapshot swap(RoutingTable table, PluginSet plugins) {
-        RoutingSnapshot next = new RoutingSnapshot(++generations, table, plugins, this::released);
+        RoutingSnapshot next = new RoutingSnapshot(++generations, table, plugins, Optional.of(current.get()),
+                this::released);
         lifecycle.installed().accept(next);
         current.getAndSet(next).release();
         return next;

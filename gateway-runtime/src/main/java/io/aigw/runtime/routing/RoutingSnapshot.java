@@ -3,6 +3,8 @@ package io.aigw.runtime.routing;
 import io.aigw.runtime.plugin.PluginSet;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.pricing.PriceBook;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -22,15 +24,21 @@ public final class RoutingSnapshot {
     private final RoutingTable table;
     private final PluginSet plugins;
     private final PriceBook prices;
+    private final Instant pricesSince;
     private final Consumer<RoutingSnapshot> whenReleased;
     /** Requests holding it, plus one while it is current; 0 for good: released. */
     private final AtomicInteger holders = new AtomicInteger(1);
 
-    RoutingSnapshot(long generation, RoutingTable table, PluginSet plugins, Consumer<RoutingSnapshot> whenReleased) {
+    /** @param before the snapshot this one replaces; none for the first */
+    RoutingSnapshot(long generation, RoutingTable table, PluginSet plugins, Optional<RoutingSnapshot> before,
+                    Consumer<RoutingSnapshot> whenReleased) {
         this.generation = generation;
         this.table = table;
         this.plugins = plugins;
         this.prices = PriceBook.of(Provider.prices(table.byPriority()));
+        // A reload that leaves every price as it was does not restart the prices' time in force.
+        this.pricesSince = before.filter(replaced -> replaced.prices.version().equals(prices.version()))
+                .map(replaced -> replaced.pricesSince).orElseGet(Instant::now);
         this.whenReleased = whenReleased;
     }
 
@@ -53,6 +61,14 @@ public final class RoutingSnapshot {
      */
     public PriceBook prices() {
         return prices;
+    }
+
+    /**
+     * Since when {@link #prices()} have been in force: this process's start, or the reload that last
+     * changed a price.
+     */
+    public Instant pricesSince() {
+        return pricesSince;
     }
 
     /** Holds it for one more request, unless it was released already (then a newer one is current). */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.Settings;
 import io.aigw.runtime.plugin.PluginDiscovery;
+import io.aigw.runtime.plugin.PriceOrigin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.plugin.ProviderFactory;
 import io.aigw.runtime.testing.TestGateway;
@@ -117,7 +118,7 @@ public final class RoutingTableTest {
         Provider anthropic = shipped.stream().filter(provider -> provider.name().equals("anthropic")).findFirst()
                 .orElseThrow();
         Provider another = new Provider("claude", "claude", true, false, "claude-sonnet-4-5", 9, anthropic.baseUrl(),
-                anthropic.keys(), "CLAUDE_API_KEY", Map.of(), Set.of(), List.of(), 0, "claude.jar (x.ClaudePlugin)",
+                anthropic.keys(), "CLAUDE_API_KEY", Map.of(), Set.of(), List.of(), PriceOrigin.UNSTATED, 0, "claude.jar (x.ClaudePlugin)",
                 anthropic.apis(), Set.of(UpstreamApi.MESSAGES));
         List<Provider> providers = new ArrayList<>(shipped);
         providers.add(another);

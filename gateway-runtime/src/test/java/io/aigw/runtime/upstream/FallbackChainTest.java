@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
+import io.aigw.runtime.plugin.PriceOrigin;
 import io.aigw.runtime.plugin.Provider;
 import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.CallOutcome.Answered;
@@ -149,7 +150,7 @@ public final class FallbackChainTest {
     private static List<Route> routes(String... names) {
         return Arrays.stream(names).map(name -> new Route(new Provider(name, name, true, false, name + "-default", 1,
                 URI.create("http://127.0.0.1:9/v1"), List.of(), "KEY", Map.of(),
-                Set.of(), List.of(), 0, "test", Map.of(UpstreamApi.CHAT_COMPLETIONS, URI.create("http://127.0.0.1:9/v1"
+                Set.of(), List.of(), PriceOrigin.UNSTATED, 0, "test", Map.of(UpstreamApi.CHAT_COMPLETIONS, URI.create("http://127.0.0.1:9/v1"
                 + UpstreamApi.CHAT_COMPLETIONS.defaultPath())), Set.of()), name + "-default")).toList();
     }
 
