@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.aigw.runtime.plugin.Provider;
+import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.routing.RoutingSnapshot;
 import io.aigw.runtime.testing.CannedUpstream;
 import io.aigw.runtime.testing.HeadlessChromium;
 import io.aigw.runtime.testing.KeysApi;
@@ -169,14 +172,23 @@ public final class ConsoleBrowserTest {
     }
 
     @Test
-    void reloadingPluginsSaysWhatChanged() {
+    void reloadingPluginsSaysWhatChangedAndThePagesNameThePricesInForce() {
         signIn(TestGateway.KEY);
         go("plugins");
         String before = browser.findElement(By.id("plugin-generation")).getText();
         browser.findElement(By.id("reload-plugins")).click();
         until(driver -> driver.findElement(By.id("reload-result")).getText().startsWith("Reloaded: routing generation"));
         assertFalse(browser.findElement(By.id("plugin-generation")).getText().equals(before));
-        assertTrue(browser.findElement(By.id("plugin-table")).getText().contains("openai"));
+        RoutingSnapshot routes = gateway.gateway().routes();
+        String inForce = browser.findElement(By.id("plugin-prices")).getText();
+        assertTrue(inForce.matches("Prices " + routes.prices().version()
+                + " in force since \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC"), inForce);
+        Provider openai = routes.table().byPriority().stream().filter(provider -> provider.prefix().equals("openai"))
+                .findFirst().orElseThrow();
+        String priceTable = rows("plugin-table").stream().map(row -> row.findElements(By.tagName("td")))
+                .filter(cells -> cells.get(0).getText().equals("openai")).findFirst().orElseThrow().get(6).getText();
+        assertTrue(priceTable.startsWith(PriceBook.of(Provider.prices(List.of(openai))).version() + ", "), priceTable);
+        assertTrue(priceTable.endsWith(", as of 2026-11-26, 1 set in configuration"), priceTable);
         screenshot("plugins");
     }
 

@@ -49,6 +49,17 @@
       + (key.budget_period || 'life') + ' (' + (share * 100).toFixed(0) + '%)');
   }
 
+  // A provider's price table: its version, the day its catalogue's prices were taken, and how many
+  // prices configuration sets over the catalogue's.
+  function priceTable(prices) {
+    if (!prices.version) return 'no prices';
+    const parts = [prices.version, prices.models + ' models'];
+    if (prices.as_of) parts.push('as of ' + prices.as_of);
+    if (prices.configured) parts.push(prices.configured + ' set in configuration');
+    // Each part whole on its line: a day cut at its hyphen misreads.
+    return el('span', {}, ...parts.flatMap((part, i) => [i ? ', ' : null, el('span', { class: 'nowrap', text: part })]));
+  }
+
   function policies(key) {
     const parts = [];
     if (key.models) parts.push('models ' + key.models.join(', '));
@@ -164,10 +175,14 @@
     async plugins(root) {
       const list = await api('GET', '/admin/v1/plugins');
       const result = el('p', { id: 'reload-result', role: 'status' });
-      const render = (data, generation) => table(['Prefix', 'Jar', 'Version', 'Priority', 'Default model', 'Key set'],
-        data.map((p) => [p.prefix, p.jar || p.source, p.version, p.priority, p.default_model, p.key_set ? 'yes' : 'no']));
+      const render = (data) => table(['Prefix', 'Jar', 'Version', 'Priority', 'Default model', 'Key set', 'Price table'],
+        data.map((p) => [p.prefix, p.jar || p.source, p.version, p.priority, p.default_model, p.key_set ? 'yes' : 'no',
+          priceTable(p.prices)]));
+      const inForce = (answer) => 'Prices ' + answer.price_version + ' in force since '
+        + new Date(answer.prices_since * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
       const tableHolder = el('div', { id: 'plugin-table' }, render(list.data));
       const generation = el('p', { id: 'plugin-generation', text: 'Routing generation ' + list.generation });
+      const prices = el('p', { id: 'plugin-prices', text: inForce(list) });
       const reload = el('button', { type: 'button', id: 'reload-plugins', text: 'Reload plugins', onclick: async () => {
         result.textContent = 'Reloading…';
         try {
@@ -175,10 +190,11 @@
           result.textContent = 'Reloaded: routing generation ' + done.generation + '. Added: ' + (done.added.join(', ') || 'none')
             + '; removed: ' + (done.removed.join(', ') || 'none') + '; changed: ' + (done.changed.join(', ') || 'none') + '.';
           generation.textContent = 'Routing generation ' + done.generation;
+          prices.textContent = inForce(done);
           tableHolder.replaceChildren(render(done.data));
         } catch (e) { result.textContent = 'Refused: ' + e.message; }
       } });
-      root.append(el('h2', { text: 'Plugins' }), generation, reload, result, tableHolder);
+      root.append(el('h2', { text: 'Plugins' }), generation, prices, reload, result, tableHolder);
     },
 
     async live(root) {
