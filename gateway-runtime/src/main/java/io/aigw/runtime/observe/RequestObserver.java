@@ -1,6 +1,7 @@
 package io.aigw.runtime.observe;
 
 import io.aigw.runtime.auth.Caller;
+import io.aigw.runtime.error.ErrorShape;
 import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.exchange.ExchangeRecord;
 import io.aigw.runtime.metering.Charge;
@@ -22,11 +23,13 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The outermost filter: gives every request an id (the caller's {@code X-Request-Id} when it is
- * sane, else a new one), returns it, and writes the request's access log line when it is done. As
+ * sane, else a new one), returns it (on the Anthropic surface also as {@code request-id}, where
+ * Anthropic's SDKs read it), and writes the request's access log line when it is done. As
  * an {@link ExchangeListener} it keeps an exchange's record in its request's context, for that line.
  */
 public final class RequestObserver implements Filter, ExchangeListener {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
+    private static final HeaderName ANTHROPIC_REQUEST_ID = HeaderNames.create("request-id");
     private static final int MAX_ID_LENGTH = 128;
 
     private final Optional<AccessLog> accessLog;
@@ -66,6 +69,10 @@ public final class RequestObserver implements Filter, ExchangeListener {
                 .orElseGet(RequestObserver::newId);
         request.context().register(new RequestId(requestId));
         response.header(REQUEST_ID, requestId);
+        if (ErrorShape.forPath(request.prologue().uriPath().path()) == ErrorShape.ANTHROPIC) {
+            // Set first, so that an Anthropic upstream's own request-id, relayed, replaces it.
+            response.header(ANTHROPIC_REQUEST_ID, requestId);
+        }
         try {
             chain.proceed();
         } finally {

@@ -10,8 +10,10 @@ import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.JsonObject;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,7 +48,10 @@ public final class MessagesErrorsTest {
         JsonObject error = KeysApi.json(response.body());
         assertEquals("error", error.getString("type"), response.body());
         assertEquals(type, error.getJsonObject("error").getString("type"), response.body());
-        assertTrue(error.containsKey("request_id"), response.body());
+        // Anthropic's SDKs read an error's request_id from the request-id header, not from the body.
+        String requestId = response.headers().firstValue("x-request-id").orElseThrow();
+        assertEquals(requestId, error.getString("request_id"), response.body());
+        assertEquals(List.of(requestId), response.headers().allValues("request-id"), response.headers().toString());
         return error.getJsonObject("error").getString("message");
     }
 
@@ -127,7 +132,33 @@ public final class MessagesErrorsTest {
 
         assertEquals(status, response.statusCode());
         assertEquals(AnthropicUpstream.errorBody(type, "Upstream says " + type), response.body());
-        assertEquals(AnthropicUpstream.REQUEST_ID, response.headers().firstValue("request-id").orElseThrow());
+        assertEquals(List.of(AnthropicUpstream.REQUEST_ID), response.headers().allValues("request-id"),
+                "the upstream's own id, not the gateway's beside it");
+    }
+
+    @Test
+    void anAnswerTheUpstreamGaveNoIdCarriesTheGatewaysAndTheModelListToo() {
+        front.upstream().enqueue(new MockResponse.Builder().addHeader("content-type", "application/json")
+                .body(AnthropicUpstream.MESSAGE).build());
+
+        HttpResponse<String> answered = post(TestGateway.KEY, body("claude-sonnet-4-5"));
+        HttpResponse<String> models = front.gateway().send(HttpRequest.newBuilder(
+                front.gateway().uri("/anthropic/v1/models")).header("x-api-key", TestGateway.KEY).GET().build());
+
+        for (HttpResponse<String> response : List.of(answered, models)) {
+            assertEquals(200, response.statusCode(), response.body());
+            assertEquals(response.headers().allValues("x-request-id"), response.headers().allValues("request-id"));
+        }
+    }
+
+    @Test
+    void theOpenAiSurfaceSendsNoAnthropicRequestId() {
+        HttpResponse<String> response = front.gateway().send(front.gateway().request("/api/v1/chat/completions")
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"openai/gpt-5\"}")).build());
+
+        assertEquals(400, response.statusCode());
+        assertTrue(response.headers().firstValue("request-id").isEmpty(), response.headers().toString());
     }
 
     @Test

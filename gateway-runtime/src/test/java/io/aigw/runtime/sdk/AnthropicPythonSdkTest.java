@@ -155,10 +155,14 @@ public final class AnthropicPythonSdkTest {
         return result;
     }
 
-    /** An error the gateway made carries the id it answered with in {@code X-Request-Id}. */
+    /**
+     * An error the gateway made carries the id it answered with in {@code X-Request-Id}, in its body,
+     * and in {@code request-id}, where the SDK reads its {@code request_id} from.
+     */
     private static void assertMadeByTheGateway(JsonObject result) {
         assertTrue(result.getString("x_request_id", "").startsWith("req_"), result.toString());
         assertEquals(result.getString("x_request_id"), result.getString("body_request_id", "none"), result.toString());
+        assertEquals(result.getString("x_request_id"), result.getString("request_id", "none"), "the SDK's request_id");
     }
 
     /** An error in Anthropic's shape from the upstream reaches the SDK as the upstream sent it, its request-id too. */
