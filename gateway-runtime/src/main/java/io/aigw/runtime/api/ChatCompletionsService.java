@@ -24,7 +24,8 @@ public final class ChatCompletionsService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/", (request, response) -> admission.withBody(request, response, this::create));
+        rules.post("/", (request, response) ->
+                admission.withBody(Endpoint.CHAT_COMPLETIONS, request, response, this::create));
     }
 
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {

@@ -26,7 +26,8 @@ public final class EmbeddingsService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/", (request, response) -> admission.withBody(request, response, this::create));
+        rules.post("/", (request, response) ->
+                admission.withBody(Endpoint.EMBEDDINGS, request, response, this::create));
     }
 
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {

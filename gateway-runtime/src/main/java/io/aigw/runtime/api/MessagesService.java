@@ -39,8 +39,9 @@ public final class MessagesService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/", (request, response) -> admission.withBody(request, response, this::create))
-                .post("/count_tokens", (request, response) -> admission.withBody(request, response, this::count));
+        rules.post("/", (request, response) -> admission.withBody(Endpoint.MESSAGES, request, response, this::create))
+                .post("/count_tokens", (request, response) ->
+                        admission.withBody(Endpoint.COUNT_TOKENS, request, response, this::count));
     }
 
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {

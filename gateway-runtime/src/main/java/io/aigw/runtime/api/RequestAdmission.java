@@ -1,6 +1,7 @@
 package io.aigw.runtime.api;
 
 import io.aigw.runtime.config.GatewayConfig;
+import io.aigw.runtime.exchange.Endpoint;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -32,8 +33,13 @@ public final class RequestAdmission {
         void handle(ServerRequest request, ServerResponse response, byte[] body, long started);
     }
 
-    /** Handles a request with a JSON body within a slot and its body's room. */
-    void withBody(ServerRequest request, ServerResponse response, Handler handler) {
+    /**
+     * Handles a request with a JSON body to {@code endpoint} within a slot and its body's room. The
+     * endpoint goes into the request's context first, so that the access log names it for a request
+     * refused before its exchange (no slot, a body too large or not the endpoint's).
+     */
+    void withBody(Endpoint endpoint, ServerRequest request, ServerResponse response, Handler handler) {
+        request.context().register(endpoint);
         long started = System.nanoTime();
         try (RequestSlots.Admission.Taken slot = inFlight.admit(request, response);
              BodyAdmission.Body body = bodies.read(request, response)) {

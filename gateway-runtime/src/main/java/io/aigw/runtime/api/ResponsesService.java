@@ -48,7 +48,7 @@ public final class ResponsesService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/", (request, response) -> admission.withBody(request, response, this::create))
+        rules.post("/", (request, response) -> admission.withBody(Endpoint.RESPONSES, request, response, this::create))
                 .get("/{id}", (request, response) -> call(request, response, Method.GET, ""))
                 .delete("/{id}", (request, response) -> call(request, response, Method.DELETE, ""))
                 .get("/{id}/input_items", (request, response) -> call(request, response, Method.GET, "/input_items"))

@@ -2,6 +2,7 @@ package io.aigw.runtime.observe;
 
 import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ErrorShape;
+import io.aigw.runtime.exchange.Endpoint;
 import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.exchange.ExchangeRecord;
 import io.aigw.runtime.metering.Charge;
@@ -91,8 +92,10 @@ public final class RequestObserver implements Filter, ExchangeListener {
         Optional<ExchangeRecord> exchange = request.context().get(ExchangeRecord.class);
         String traceId = request.context().get(TraceId.class).map(TraceId::value).orElse(null);
         if (exchange.isEmpty()) {
+            // A request refused before its exchange: its endpoint when it got as far as one.
+            String endpoint = request.context().get(Endpoint.class).map(Endpoint::label).orElse(null);
             return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
-                    request.prologue().uriPath().path(), null, response.status().code(), (now - started) / 1000,
+                    request.prologue().uriPath().path(), endpoint, response.status().code(), (now - started) / 1000,
                     keyId, null, null, null, null, 0, -1, -1, -1, -1, null, traceId, null);
         }
         ExchangeRecord record = exchange.get();

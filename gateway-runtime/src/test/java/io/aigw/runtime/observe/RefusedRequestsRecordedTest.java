@@ -25,12 +25,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Requests the gateway refuses itself (a key's policy or limits, a provider without a key) leave the
  * trace an answered one does: an access log line with their model, a usage record with their status,
  * no tokens and a cost of zero that no price table claims, a count in {@code gateway_requests_total},
- * and a row of the usage report under their model.
+ * and a row of the usage report under their model. A body refused before its exchange is logged
+ * with the endpoint it was sent to.
  */
 public final class RefusedRequestsRecordedTest {
     @RegisterExtension
     final GatewayInFront<MockWebServer> front = GatewayInFront.mockWebServer().withAccessLog()
-            .environment("OPENAI_API_KEY", "sk-upstream-openai");
+            .environment("OPENAI_API_KEY", "sk-upstream-openai").config("gateway.max-body-size", "4000");
 
     @Test
     void eachRefusalIsLoggedCountedRecordedAndReportedWithItsModel() throws Exception {
@@ -67,6 +68,33 @@ public final class RefusedRequestsRecordedTest {
                 ",\"anthropic/claude-haiku-4-5\",1,0,0,0,0.000000000,0,0", ",\"openai/gpt-5\",1,0,0,0,0.000000000,0,0",
                 ",\"xai/grok-4\",1,0,0,0,0.000000000,0,0"),
                 csv.body().lines().toList(), "no provider was tried: each row is named by the model asked for");
+    }
+
+    @Test
+    void aBodyRefusedBeforeItsExchangeIsLoggedWithItsEndpointOnEverySurface() {
+        List<String> refused = List.of(
+                post("/api/v1/chat/completions", "{\"model\":"),
+                post("/api/v1/responses", "{\"input\":\"Hi\"}"),
+                post("/api/v1/embeddings", "not json"),
+                post("/anthropic/v1/messages", "{\"model\":\"claude-sonnet-4-5\",\"messages\":[]}"),
+                post("/anthropic/v1/messages/count_tokens", "[]"),
+                post("/anthropic/v1/messages", "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":1,\"messages\":"
+                        + "[{\"role\":\"user\",\"content\":\"" + "x".repeat(5000) + "\"}]}"));
+
+        assertEquals(List.of("400 /api/v1/chat/completions", "400 /api/v1/responses", "400 /api/v1/embeddings",
+                "400 /anthropic/v1/messages", "400 /anthropic/v1/messages/count_tokens", "413 /anthropic/v1/messages"),
+                refused);
+        assertEquals(List.of("400 chat_completions", "400 responses", "400 embeddings", "400 messages",
+                        "400 count_tokens", "413 messages"),
+                CallRecords.accessLogLines(front.accessLog(), "/a", 6).stream()
+                        .map(line -> line.getInt("status") + " " + line.getString("endpoint", "no endpoint")).toList());
+    }
+
+    /** Posts {@code body} with the master key; says the answer's status and the path. */
+    private String post(String path, String body) {
+        HttpResponse<String> answer = front.gateway().send(front.gateway().request(path)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        return answer.statusCode() + " " + path;
     }
 
     private HttpResponse<String> chat(String key, String body) {
