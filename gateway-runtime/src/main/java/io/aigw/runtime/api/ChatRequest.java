@@ -5,6 +5,7 @@ import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.UpstreamRequest;
 import io.aigw.runtime.upstream.WireFormat;
 import io.aigw.spi.UpstreamApi;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,13 +17,17 @@ public final class ChatRequest implements UpstreamRequest {
     private final boolean stream;
     private final boolean callerAskedForUsage;
     private final long maxOutputTokens;
+    private final Optional<String> session;
     private final BodySplice body;
 
-    ChatRequest(String model, boolean stream, boolean callerAskedForUsage, long maxOutputTokens, BodySplice body) {
+    /** @param session the session the body names ({@code prompt_cache_key}, else {@code user}) */
+    ChatRequest(String model, boolean stream, boolean callerAskedForUsage, long maxOutputTokens,
+                Optional<String> session, BodySplice body) {
         this.model = model;
         this.stream = stream;
         this.callerAskedForUsage = callerAskedForUsage;
         this.maxOutputTokens = maxOutputTokens;
+        this.session = session;
         this.body = body;
     }
 
@@ -44,6 +49,11 @@ public final class ChatRequest implements UpstreamRequest {
     /** {@code max_completion_tokens}, else {@code max_tokens}; -1 when the request sets neither. */
     public long maxOutputTokens() {
         return maxOutputTokens;
+    }
+
+    /** The session the body names: its {@code prompt_cache_key}, else its {@code user}. */
+    public Optional<String> session() {
+        return session;
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.aigw.runtime.text.Identifiers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -61,6 +62,8 @@ final class ChatRequestReader {
         boolean messagesSeen = false;
         long maxCompletionTokens = -1;
         long maxTokens = -1;
+        String promptCacheKey = null;
+        String user = null;
         int previousEnd = -1;
         boolean more = json.skipWhitespace() != '}';
         while (more) {
@@ -82,6 +85,8 @@ final class ChatRequestReader {
                 case BodySplice.STREAM_OPTIONS -> includeUsage = readIncludeUsage();
                 case "max_completion_tokens" -> maxCompletionTokens = readCount(json);
                 case "max_tokens" -> maxTokens = readCount(json);
+                case "prompt_cache_key" -> promptCacheKey = BodySession.read(json, 2);
+                case "user" -> user = BodySession.read(json, 2);
                 default -> json.requireValue(2);
             }
             int valueEnd = json.position();
@@ -98,6 +103,7 @@ final class ChatRequestReader {
             throw invalid("messages", "The request must carry 'messages', an array of message objects.");
         }
         return new ChatRequest(model, stream, includeUsage, maxCompletionTokens >= 0 ? maxCompletionTokens : maxTokens,
+                Optional.ofNullable(promptCacheKey != null ? promptCacheKey : user),
                 new BodySplice(json.bytes(), model, List.copyOf(members)));
     }
 

@@ -4,15 +4,17 @@ import io.aigw.runtime.routing.Route;
 import io.aigw.runtime.upstream.UpstreamRequest;
 import io.aigw.runtime.upstream.WireFormat;
 import io.aigw.spi.UpstreamApi;
+import java.util.Optional;
 
 /**
  * An embeddings request body, validated once ({@link EmbeddingsRequestReader}) and kept as the
  * caller's bytes, from which the body for each upstream is spliced: its {@code model} replaced, the
  * fields the provider rejects dropped, everything else as it came.
  *
- * @param model the model the caller asked for, such as {@code openai/text-embedding-3-small}
+ * @param model   the model the caller asked for, such as {@code openai/text-embedding-3-small}
+ * @param session the session the body names, its {@code user}
  */
-record EmbeddingsRequest(String model, BodySplice body) implements UpstreamRequest {
+record EmbeddingsRequest(String model, Optional<String> session, BodySplice body) implements UpstreamRequest {
 
     @Override
     public UpstreamApi api() {

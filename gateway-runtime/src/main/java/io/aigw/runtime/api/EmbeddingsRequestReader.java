@@ -4,6 +4,7 @@ import io.aigw.runtime.api.BodySplice.Member;
 import io.aigw.runtime.error.ApiException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Validates an embeddings body in one pass over the caller's bytes, as {@link ChatRequestReader}
@@ -19,6 +20,7 @@ final class EmbeddingsRequestReader {
     private final JsonBytes json;
     private String model;
     private boolean inputSeen;
+    private String user;
 
     private EmbeddingsRequestReader(byte[] body) {
         this.json = new JsonBytes(body);
@@ -42,7 +44,7 @@ final class EmbeddingsRequestReader {
         if (!inputSeen) {
             throw RequestObject.invalid("input", "The request must carry 'input', the text to embed: " + INPUT_RULE);
         }
-        return new EmbeddingsRequest(model, new BodySplice(json.bytes(), model, members));
+        return new EmbeddingsRequest(model, Optional.ofNullable(user), new BodySplice(json.bytes(), model, members));
     }
 
     private void member(String name) {
@@ -52,6 +54,7 @@ final class EmbeddingsRequestReader {
                 readInput();
                 inputSeen = true;
             }
+            case "user" -> user = BodySession.read(json, 2);
             default -> json.requireValue(2);
         }
     }

@@ -39,6 +39,7 @@ public final class EmbeddingsService implements HttpService {
                     + " cannot embed; name an embedding model, such as \"openai/text-embedding-3-small\""
                     + " (GET /api/v1/models lists each model's kind).");
         }
+        BodySession.register(request, embeddings.session());
         dispatcher.dispatch(new Exchange(Endpoint.EMBEDDINGS, RequestContext.requestId(request),
                 RequestContext.caller(request), embeddings.model(), 0, body, embeddings, started, request.context()),
                 response);

@@ -7,6 +7,7 @@ import io.aigw.runtime.upstream.WireFormat;
 import io.aigw.spi.UpstreamApi;
 import io.helidon.http.Header;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -20,19 +21,22 @@ public final class MessagesRequest implements UpstreamRequest {
     private final String model;
     private final boolean stream;
     private final long maxTokens;
+    private final Optional<String> session;
     private final BodySplice body;
     private final boolean countTokens;
     private final List<Header> headers;
 
-    MessagesRequest(String model, boolean stream, long maxTokens, BodySplice body) {
-        this(model, stream, maxTokens, body, false, List.of());
+    /** @param session the session the body names, its {@code metadata.user_id} */
+    MessagesRequest(String model, boolean stream, long maxTokens, Optional<String> session, BodySplice body) {
+        this(model, stream, maxTokens, session, body, false, List.of());
     }
 
-    private MessagesRequest(String model, boolean stream, long maxTokens, BodySplice body, boolean countTokens,
-                            List<Header> headers) {
+    private MessagesRequest(String model, boolean stream, long maxTokens, Optional<String> session, BodySplice body,
+                            boolean countTokens, List<Header> headers) {
         this.model = model;
         this.stream = stream;
         this.maxTokens = maxTokens;
+        this.session = session;
         this.body = body;
         this.countTokens = countTokens;
         this.headers = headers;
@@ -55,12 +59,12 @@ public final class MessagesRequest implements UpstreamRequest {
      */
     public static MessagesRequest parseCount(byte[] body) {
         MessagesRequest read = MessagesRequestReader.read(body, false);
-        return new MessagesRequest(read.model, false, 0, read.body, true, List.of());
+        return new MessagesRequest(read.model, false, 0, read.session, read.body, true, List.of());
     }
 
     /** This request, sending {@code headers} (the caller's {@code anthropic-*} ones) upstream with it. */
     MessagesRequest withHeaders(List<Header> headers) {
-        return new MessagesRequest(model, stream, maxTokens, body, countTokens, List.copyOf(headers));
+        return new MessagesRequest(model, stream, maxTokens, session, body, countTokens, List.copyOf(headers));
     }
 
     /** The model the caller asked for, such as {@code claude-sonnet-4-5-20250929}. */
@@ -71,6 +75,11 @@ public final class MessagesRequest implements UpstreamRequest {
     /** {@code max_tokens}, the most the answer may write; 0 for a token count, which writes nothing. */
     public long maxTokens() {
         return maxTokens;
+    }
+
+    /** The session the body names: its {@code metadata.user_id}, which Claude Code sets per session. */
+    public Optional<String> session() {
+        return session;
     }
 
     @Override

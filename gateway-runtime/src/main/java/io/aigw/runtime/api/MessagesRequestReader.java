@@ -6,14 +6,15 @@ import io.aigw.runtime.error.ApiException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Validates an Anthropic Messages body in one pass over the caller's bytes, as
  * {@link ChatRequestReader} does a chat completion's: the gateway reads {@code model},
- * {@code max_tokens}, {@code messages} and {@code stream}, and leaves every other field
- * ({@code system}, {@code tools}, {@code thinking}, {@code metadata}, fields it does not know) to
- * the upstream, untouched.
+ * {@code max_tokens}, {@code messages}, {@code stream} and the session {@code metadata.user_id}
+ * names, and leaves every other field ({@code system}, {@code tools}, {@code thinking}, fields it
+ * does not know) to the upstream, untouched.
  */
 final class MessagesRequestReader {
     private final JsonBytes json;
@@ -49,6 +50,7 @@ final class MessagesRequestReader {
         boolean messagesSeen = false;
         long maxTokens = -1;
         boolean maxTokensSeen = false;
+        String userId = null;
         int previousEnd = -1;
         boolean more = json.skipWhitespace() != '}';
         while (more) {
@@ -71,6 +73,7 @@ final class MessagesRequestReader {
                     maxTokens = ChatRequestReader.readCount(json);
                     maxTokensSeen = true;
                 }
+                case "metadata" -> userId = BodySession.readMetadataUserId(json);
                 default -> json.requireValue(2);
             }
             int valueEnd = json.position();
@@ -92,7 +95,7 @@ final class MessagesRequestReader {
         if (maxTokensRequired && maxTokens < 1) {
             throw invalid("max_tokens", "'max_tokens' must be a whole number of at least 1.");
         }
-        return new MessagesRequest(model, stream, maxTokensRequired ? maxTokens : 0,
+        return new MessagesRequest(model, stream, maxTokensRequired ? maxTokens : 0, Optional.ofNullable(userId),
                 new BodySplice(json.bytes(), model, List.copyOf(members)));
     }
 

@@ -46,6 +46,7 @@ public final class MessagesService implements HttpService {
 
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {
         MessagesRequest messages = MessagesRequest.parse(body).withHeaders(anthropicHeaders(request));
+        BodySession.register(request, messages.session());
         dispatcher.dispatch(new Exchange(Endpoint.MESSAGES, RequestContext.requestId(request),
                 RequestContext.caller(request), messages.model(), messages.maxTokens(), body, messages, started,
                 request.context()), response);
@@ -53,6 +54,7 @@ public final class MessagesService implements HttpService {
 
     private void count(ServerRequest request, ServerResponse response, byte[] body, long started) {
         MessagesRequest count = MessagesRequest.parseCount(body).withHeaders(anthropicHeaders(request));
+        BodySession.register(request, count.session());
         dispatcher.dispatch(new Exchange(Endpoint.COUNT_TOKENS, RequestContext.requestId(request),
                 RequestContext.caller(request), count.model(), 0, body, count, started, request.context()), response);
     }

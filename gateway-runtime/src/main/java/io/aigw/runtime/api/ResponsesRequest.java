@@ -16,16 +16,21 @@ final class ResponsesRequest implements UpstreamRequest {
     private final boolean stream;
     private final long maxOutputTokens;
     private final Optional<String> previousResponseId;
+    private final Optional<String> session;
     private final BodySplice body;
     private final Creations created;
 
-    /** @param created told of the response an upstream creates for the request */
+    /**
+     * @param session the session the body names ({@code prompt_cache_key}, else {@code user})
+     * @param created told of the response an upstream creates for the request
+     */
     ResponsesRequest(String model, boolean stream, long maxOutputTokens, Optional<String> previousResponseId,
-                     BodySplice body, Creations created) {
+                     Optional<String> session, BodySplice body, Creations created) {
         this.model = model;
         this.stream = stream;
         this.maxOutputTokens = maxOutputTokens;
         this.previousResponseId = previousResponseId;
+        this.session = session;
         this.body = body;
         this.created = created;
     }
@@ -43,6 +48,11 @@ final class ResponsesRequest implements UpstreamRequest {
     /** The response this one continues, when the request names one. */
     Optional<String> previousResponseId() {
         return previousResponseId;
+    }
+
+    /** The session the body names: its {@code prompt_cache_key}, else its {@code user}. */
+    Optional<String> session() {
+        return session;
     }
 
     @Override

@@ -53,6 +53,8 @@ final class ResponsesRequestReader {
         boolean stream = false;
         long maxOutputTokens = -1;
         Optional<String> previous = Optional.empty();
+        String promptCacheKey = null;
+        String user = null;
         int previousEnd = -1;
         boolean more = json.skipWhitespace() != '}';
         while (more) {
@@ -70,6 +72,8 @@ final class ResponsesRequestReader {
                 case "stream" -> stream = ChatRequestReader.readStream(json);
                 case "max_output_tokens" -> maxOutputTokens = ChatRequestReader.readCount(json);
                 case "previous_response_id" -> previous = readPreviousResponseId();
+                case "prompt_cache_key" -> promptCacheKey = BodySession.read(json, 2);
+                case "user" -> user = BodySession.read(json, 2);
                 default -> json.requireValue(2);
             }
             int valueEnd = json.position();
@@ -83,6 +87,7 @@ final class ResponsesRequestReader {
             throw invalid("model", "The request must name a 'model', such as \"openai/gpt-5\" or \"gateway/auto\".");
         }
         return new ResponsesRequest(model, stream, maxOutputTokens, previous,
+                Optional.ofNullable(promptCacheKey != null ? promptCacheKey : user),
                 new BodySplice(json.bytes(), model, List.copyOf(members)), created);
     }
 

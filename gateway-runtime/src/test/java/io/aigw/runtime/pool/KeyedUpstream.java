@@ -13,14 +13,16 @@ import mockwebserver3.RecordedRequest;
 /**
  * The fake upstream of one upstream key: a MockWebServer that answers every request as the test
  * says now (a chat answer naming the key, unless told otherwise), counts the requests that came
- * with its own key, and refuses any other key with 400, so that a key sent to the wrong place fails
- * the test.
+ * with its own key (as {@code Authorization: Bearer} or Anthropic's {@code x-api-key}) and keeps
+ * the last one's body, and refuses any other key with 400, so that a key sent to the wrong place
+ * fails the test.
  */
 final class KeyedUpstream implements AutoCloseable {
     final String name;
     final String key;
     private final MockWebServer server = new MockWebServer();
     private final AtomicInteger requests = new AtomicInteger();
+    private final AtomicReference<String> lastBody = new AtomicReference<>();
     private final AtomicReference<Supplier<MockResponse>> answer;
 
     KeyedUpstream(String name) throws IOException {
@@ -30,9 +32,11 @@ final class KeyedUpstream implements AutoCloseable {
         server.setDispatcher(new Dispatcher() {
             @Override
             public MockResponse dispatch(RecordedRequest request) {
-                if (!("Bearer " + key).equals(request.getHeaders().get("Authorization"))) {
+                if (!("Bearer " + key).equals(request.getHeaders().get("Authorization"))
+                        && !key.equals(request.getHeaders().get("x-api-key"))) {
                     return new MockResponse.Builder().code(400).body("{\"error\":{\"message\":\"wrong key\"}}").build();
                 }
+                lastBody.set(request.getBody() == null ? null : request.getBody().utf8());
                 requests.incrementAndGet();
                 return answer.get().get();
             }
@@ -46,6 +50,11 @@ final class KeyedUpstream implements AutoCloseable {
 
     int requests() {
         return requests.get();
+    }
+
+    /** The body of the last request that came with the key, as it arrived. */
+    String lastBody() {
+        return lastBody.get();
     }
 
     /** From now on, every request is answered so. */
