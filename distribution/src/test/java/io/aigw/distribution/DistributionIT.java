@@ -49,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 public final class DistributionIT {
     /** The versions of the runtime's schema migrations (store/V1__ to V8__), all applied to a new database. */
-    private static final List<String> EVERY_MIGRATION = List.of("1", "2", "3", "4", "5", "6", "7", "8");
+    private static final List<String> EVERY_MIGRATION = List.of("1", "2", "3", "4", "5", "6", "7", "8", "9");
 
     private static final String MASTER = "sk-gw-distribution-test-0123456789";
 

@@ -27,7 +27,7 @@ final class SchemaMigrations {
     static final List<JavaMigration> ALL = List.of(new V1__WorkspaceKeysAndUsage(),
             new V2__UsageCostAndDailyRollup(), new V3__KeyPolicies(), new V4__KeyBudgets(), new V5__UsageEndpoint(),
             new V6__Responses(),
-            new V7__UsageTraceId(), new V8__UpstreamKeyOfUsage());
+            new V7__UsageTraceId(), new V8__UpstreamKeyOfUsage(), new V9__UpstreamKeyOfDailyUsage());
 
     /** Flyway's default, named here so that the check and Flyway read the same table. */
     static final String HISTORY_TABLE = "flyway_schema_history";

@@ -40,9 +40,9 @@ final class UsageWriter {
     private static final String KEEP_TABLE = "INSERT INTO price_tables (version, canonical, first_used_at)"
             + " VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING";
     private static final String ADD_TO_DAY = "INSERT INTO usage_daily (day, key_id, provider, model, endpoint,"
-            + " requests, prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed, unknown_cost,"
-            + " estimated_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (day, key_id, provider, model, endpoint) DO UPDATE SET"
+            + " upstream_key, requests, prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed,"
+            + " unknown_cost, estimated_cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (day, key_id, provider, model, endpoint, upstream_key) DO UPDATE SET"
             + " requests = usage_daily.requests + excluded.requests,"
             + " prompt_tokens = usage_daily.prompt_tokens + excluded.prompt_tokens,"
             + " completion_tokens = usage_daily.completion_tokens + excluded.completion_tokens,"
@@ -54,7 +54,7 @@ final class UsageWriter {
     /** In the order of the rollup's primary key: replicas adding to the same rows lock them in one order. */
     private static final Comparator<Group> KEY_ORDER = Comparator.comparingLong(Group::day)
             .thenComparing(Group::keyId).thenComparing(Group::provider).thenComparing(Group::model)
-            .thenComparing(Group::endpoint);
+            .thenComparing(Group::endpoint).thenComparing(Group::upstreamKey);
 
     /** The versions known to be in {@code price_tables}: each table's text is written once per process. */
     private final Set<String> keptTables = ConcurrentHashMap.newKeySet();
@@ -191,7 +191,7 @@ final class UsageWriter {
             Group group = new Group(Math.floorDiv(record.time().toEpochMilli(), MILLIS_PER_DAY), record.keyId(),
                     record.provider() == null ? "" : record.provider(),
                     truncate(record.provider() == null ? record.requestedModel() : record.upstreamModel(), 300),
-                    record.endpoint());
+                    record.endpoint(), record.upstreamKey() == null ? "" : record.upstreamKey());
             long[] sums = groups.computeIfAbsent(group, ignored -> new long[8]);
             Cost cost = record.cost();
             sums[0] += record.failedAttempt() ? 0 : 1;
@@ -213,8 +213,9 @@ final class UsageWriter {
                 add.setString(3, group.provider());
                 add.setString(4, group.model());
                 add.setString(5, group.endpoint());
+                add.setString(6, group.upstreamKey());
                 for (int i = 0; i < sums.length; i++) {
-                    add.setLong(6 + i, sums[i]);
+                    add.setLong(7 + i, sums[i]);
                 }
                 add.addBatch();
                 if (++unsent == ROWS_PER_STEP) {
@@ -229,8 +230,11 @@ final class UsageWriter {
         }
     }
 
-    /** One row of the rollup: a key's use of a provider's model on an endpoint on a day. */
-    private record Group(long day, String keyId, String provider, String model, String endpoint) {
+    /**
+     * One row of the rollup: a key's use of a provider's model on an endpoint on a day, with one of
+     * the provider's upstream keys ({@code ''} when no provider was called).
+     */
+    private record Group(long day, String keyId, String provider, String model, String endpoint, String upstreamKey) {
     }
 
     private static void setNullable(PreparedStatement statement, int index, String value) throws SQLException {

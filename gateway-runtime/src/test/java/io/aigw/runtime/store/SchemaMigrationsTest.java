@@ -209,6 +209,34 @@ public final class SchemaMigrationsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aVersionEightDatabaseKeepsItsRollupUnderNoUpstreamKeyAndTheRollupTakesAKeysRowsBeside(String kind)
+            throws Exception {
+        try (Database database = Database.create(kind, folder)) {
+            SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL.subList(0, 8));
+            database.execute("INSERT INTO usage_daily (day, key_id, provider, model, endpoint, requests, prompt_tokens,"
+                    + " completion_tokens, total_tokens, cost_nanos, costed, unknown_cost, estimated_cost) VALUES"
+                    + " (20782, 'key_1', 'openai', 'gpt-5', 'chat_completions', 3, 10, 5, 15, 62500, 3, 0, 0),"
+                    + " (20782, 'key_1', 'openai', 'gpt-5', 'embeddings', 1, 8, 0, 8, 16, 1, 0, 0)");
+            List<String> rollup = database.column(ROLLUP);
+
+            assertTrue(SchemaMigrations.bringUpToDate(database.source(), SchemaMigrations.ALL), "Flyway ran");
+
+            assertEquals(SHIPPED, database.appliedVersions());
+            assertEquals(rollup, database.column(ROLLUP));
+            assertEquals(List.of("", ""), database.column("SELECT upstream_key FROM usage_daily"));
+            // The same key, day, model and endpoint with an upstream key is a row of its own.
+            database.execute("INSERT INTO usage_daily (day, key_id, provider, model, endpoint, upstream_key, requests,"
+                    + " prompt_tokens, completion_tokens, total_tokens, cost_nanos, costed, unknown_cost,"
+                    + " estimated_cost) VALUES (20782, 'key_1', 'openai', 'gpt-5', 'chat_completions', 'team-a', 1, 4,"
+                    + " 1, 5, 100, 1, 0, 0)");
+            assertEquals(List.of("chat_completions  15", "chat_completions team-a 5", "embeddings  8"),
+                    database.column("SELECT endpoint || ' ' || upstream_key || ' ' || total_tokens FROM usage_daily"
+                            + " ORDER BY endpoint, upstream_key"));
+        }
+    }
+
     private static final String RECORDS = "SELECT recorded_at || ' ' || key_id || ' ' || provider || ' ' || status"
             + " || ' ' || total_tokens || ' ' || COALESCE(CAST(cost_nanos AS VARCHAR(20)), 'null') || ' '"
             + " || cost_basis || ' ' || COALESCE(price_version, 'null') || ' '"
