@@ -24,8 +24,8 @@ import java.util.Optional;
  * {@code GET /admin/v1/usage}: requests, tokens and spend, summed from the daily rollup for a range
  * of days and grouped as asked. Parameters ({@link UsageParameters}): {@code from} and {@code to},
  * days (UTC) both included, by default this month to today; {@code group_by}, any of {@code key},
- * {@code model}, {@code endpoint}, {@code day}, comma-separated, grouped together (by default {@code key});
- * {@code key}, one key's id. JSON by default; CSV with {@code format=csv} or {@code Accept: text/csv}.
+ * {@code model}, {@code upstream_key}, {@code endpoint}, {@code day}, comma-separated, grouped
+ * together (by default {@code key}); {@code key}, one key's id. JSON by default; CSV with {@code format=csv} or {@code Accept: text/csv}.
  */
 public final class AdminUsageService implements HttpService {
     private static final MediaType TEXT_CSV = MediaTypes.create("text", "csv");
@@ -49,7 +49,7 @@ public final class AdminUsageService implements HttpService {
     /**
      * The JSON answer: the range and grouping asked for, the totals over every group, then the groups.
      *
-     * @param groupBy the dimensions, in the order key, model, endpoint, day
+     * @param groupBy the dimensions, in the order key, model, upstream_key, endpoint, day
      * @param key     the key the report is limited to, or null for every key
      */
     @JsonbPropertyOrder({"from", "to", "groupBy", "key", "totals", "data"})
@@ -58,22 +58,22 @@ public final class AdminUsageService implements HttpService {
 
     /**
      * One group's sums; a dimension it is not grouped by is null, as are the name of a key the store
-     * does not hold (the configured master key) and the provider and model of a request the gateway
-     * answered itself.
+     * does not hold (the configured master key), the provider and model of a request the gateway
+     * answered itself, and the upstream key of such a request or of one from before the rollup kept it.
      *
      * @param costUsd       the sum of the known costs in US dollars, as a decimal string exact to the
      *                      nano-dollar; null when no request of the group has a known cost
      * @param unknownCost   requests whose cost is unknown (a model without a price), not in {@code costUsd}
      * @param estimatedCost requests whose cost comes from estimated token counts (a stream that sent no usage)
      */
-    @JsonbPropertyOrder({"keyId", "keyName", "provider", "model", "endpoint", "day", "requests", "promptTokens",
-            "completionTokens", "totalTokens", "costUsd", "unknownCost", "estimatedCost"})
-    public record Row(String keyId, String keyName, String provider, String model, String endpoint, String day,
-                      long requests,
+    @JsonbPropertyOrder({"keyId", "keyName", "provider", "model", "upstreamKey", "endpoint", "day", "requests",
+            "promptTokens", "completionTokens", "totalTokens", "costUsd", "unknownCost", "estimatedCost"})
+    public record Row(String keyId, String keyName, String provider, String model, String upstreamKey,
+                      String endpoint, String day, long requests,
                       long promptTokens, long completionTokens, long totalTokens, String costUsd, long unknownCost,
                       long estimatedCost) {
         static Row of(UsageRow row) {
-            return new Row(row.keyId(), row.keyName(), row.provider(), row.model(), row.endpoint(),
+            return new Row(row.keyId(), row.keyName(), row.provider(), row.model(), row.upstreamKey(), row.endpoint(),
                     row.day() == null ? null : row.day().toString(), row.requests(), row.promptTokens(),
                     row.completionTokens(), row.totalTokens(), row.cost().map(nanos -> new Usd(nanos).toString())
                     .orElse(null), row.unknownCost(), row.estimated());

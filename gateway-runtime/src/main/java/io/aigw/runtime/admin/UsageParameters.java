@@ -33,7 +33,7 @@ final class UsageParameters {
         return new UsageQuery(from, to, groupBy(query), key);
     }
 
-    /** The names of {@code dimensions}, in the order key, model, endpoint, day. */
+    /** The names of {@code dimensions}, in the order key, model, upstream_key, endpoint, day. */
     static List<String> names(Set<Dimension> dimensions) {
         return Arrays.stream(Dimension.values()).filter(dimensions::contains).map(Dimension::label).toList();
     }
@@ -43,8 +43,8 @@ final class UsageParameters {
         Set<Dimension> dimensions = EnumSet.noneOf(Dimension.class);
         for (String name : text.split(",", -1)) {
             dimensions.add(Dimension.named(name.strip()).orElseThrow(() -> new ApiException(ApiError.invalidRequest(
-                    "group_by", "'group_by' must be key, model, endpoint or day, or several of them separated by commas"
-                            + " (key,day)."))));
+                    "group_by", "'group_by' must be key, model, upstream_key, endpoint or day, or several of"
+                            + " them separated by commas (key,day)."))));
         }
         return dimensions;
     }

@@ -23,7 +23,8 @@ public final class Usage {
                    gateway upstreams [--url <url>]
                                            the running gateway's upstream keys: weight, state
                                            (healthy, cooling, failed, ejected), in flight, last error
-                   gateway usage [--from <day>] [--to <day>] [--key <id>] [--by day|model|endpoint|key]
+                   gateway usage [--from <day>] [--to <day>] [--key <id>]
+                                 [--by day|model|upstream_key|endpoint|key]
                                            requests, tokens and spend from the database, as
                                            GET /admin/v1/usage reports them (this month, by key)
                    gateway migrate         bring the database's schema up to date and exit

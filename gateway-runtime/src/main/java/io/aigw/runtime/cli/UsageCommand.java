@@ -19,8 +19,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code bin/gateway usage [--from <day>] [--to <day>] [--key <id>] [--by day|model|endpoint|key]}: the
- * figures of {@code GET /admin/v1/usage}, read from the same daily rollup of the configured store,
+ * {@code bin/gateway usage [--from <day>] [--to <day>] [--key <id>] [--by day|model|upstream_key|endpoint|key]}:
+ * the figures of {@code GET /admin/v1/usage}, read from the same daily rollup of the configured store,
  * as a table on standard output with a line of totals. The days are UTC and both included; by
  * default this month to today, grouped by key. A cost that is unknown reads {@code unknown}, never 0.
  */
@@ -29,7 +29,8 @@ public final class UsageCommand {
     public static final int USAGE = 2;
     /** The database could not be reached or read. */
     public static final int STORE_FAILED = 3;
-    static final String SYNOPSIS = "gateway usage [--from <day>] [--to <day>] [--key <id>] [--by day|model|endpoint|key]";
+    static final String SYNOPSIS = "gateway usage [--from <day>] [--to <day>] [--key <id>]"
+            + " [--by day|model|upstream_key|endpoint|key]";
 
     private final GatewayStore store;
     private final Clock clock;
@@ -101,8 +102,8 @@ public final class UsageCommand {
         for (String name : text.split(",", -1)) {
             Optional<Dimension> dimension = Dimension.named(name.strip());
             if (dimension.isEmpty()) {
-                throw new Mistake("--by must be day, model, endpoint or key, or several of them separated by commas"
-                        + " (key,day), not '" + text + "'");
+                throw new Mistake("--by must be day, model, upstream_key, endpoint or key, or several of them"
+                        + " separated by commas (key,day), not '" + text + "'");
             }
             dimensions.add(dimension.get());
         }

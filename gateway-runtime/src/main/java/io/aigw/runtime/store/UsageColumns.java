@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * A usage report laid out in columns, as the CSV and {@code bin/gateway usage}'s table lay it: the
- * grouped dimensions' columns first (key id and name, provider and model, endpoint, day), then the sums.
+ * grouped dimensions' columns first (key id and name, provider, model, upstream key, endpoint, day),
+ * then the sums.
  */
 public final class UsageColumns {
     private static final List<String> SUMS = List.of("requests", "prompt_tokens", "completion_tokens",
@@ -24,8 +25,14 @@ public final class UsageColumns {
         if (groupBy.contains(Dimension.KEY)) {
             header.addAll(List.of("key_id", "key_name"));
         }
+        if (groupBy.contains(Dimension.MODEL) || groupBy.contains(Dimension.UPSTREAM_KEY)) {
+            header.add("provider");
+        }
         if (groupBy.contains(Dimension.MODEL)) {
-            header.addAll(List.of("provider", "model"));
+            header.add("model");
+        }
+        if (groupBy.contains(Dimension.UPSTREAM_KEY)) {
+            header.add("upstream_key");
         }
         if (groupBy.contains(Dimension.ENDPOINT)) {
             header.add("endpoint");
@@ -49,9 +56,14 @@ public final class UsageColumns {
             cells.add(row.keyId());
             cells.add(row.keyName());
         }
-        if (groupBy.contains(Dimension.MODEL)) {
+        if (groupBy.contains(Dimension.MODEL) || groupBy.contains(Dimension.UPSTREAM_KEY)) {
             cells.add(row.provider());
+        }
+        if (groupBy.contains(Dimension.MODEL)) {
             cells.add(row.model());
+        }
+        if (groupBy.contains(Dimension.UPSTREAM_KEY)) {
+            cells.add(row.upstreamKey());
         }
         if (groupBy.contains(Dimension.ENDPOINT)) {
             cells.add(row.endpoint());

@@ -58,12 +58,17 @@ public record UsageQuery(LocalDate from, LocalDate to, Set<Dimension> groupBy, O
         KEY,
         /** The provider and the model it was asked for. */
         MODEL,
+        /** The provider and the name of its upstream key that was called ({@code providers.<name>.keys}). */
+        UPSTREAM_KEY,
         /** The endpoint asked on: {@code chat_completions}, {@code embeddings}... */
         ENDPOINT,
         /** The day, UTC. */
         DAY;
 
-        /** The dimension a report's parameters call {@code name} ({@code key}, {@code model}, {@code endpoint}, {@code day}). */
+        /**
+         * The dimension a report's parameters call {@code name} ({@code key}, {@code model},
+         * {@code upstream_key}, {@code endpoint}, {@code day}).
+         */
         public static Optional<Dimension> named(String name) {
             for (Dimension dimension : values()) {
                 if (dimension.label().equals(name)) {

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * Sums the daily rollup ({@code usage_daily}) for a {@link UsageQuery}: the report reads one row per
- * key, model, endpoint and day, never the usage records themselves. Groups come most cost first (then most
- * tokens), or day by day when grouped by day.
+ * key, model, upstream key, endpoint and day, never the usage records themselves. Groups come most
+ * cost first (then most tokens), or day by day when grouped by day.
  */
 final class UsageReports {
     private static final String SUMS = "SUM(requests) AS requests, SUM(prompt_tokens) AS prompt_tokens,"
@@ -28,13 +28,21 @@ final class UsageReports {
         boolean byModel = query.groupBy().contains(Dimension.MODEL);
         boolean byDay = query.groupBy().contains(Dimension.DAY);
         boolean byEndpoint = query.groupBy().contains(Dimension.ENDPOINT);
+        boolean byUpstreamKey = query.groupBy().contains(Dimension.UPSTREAM_KEY);
+        // Upstream keys are named per provider (each has its "default"): grouped by one, by its provider too.
+        boolean byProvider = byModel || byUpstreamKey;
         List<String> columns = new ArrayList<>();
         if (byKey) {
             columns.add("key_id");
         }
-        if (byModel) {
+        if (byProvider) {
             columns.add("provider");
+        }
+        if (byModel) {
             columns.add("model");
+        }
+        if (byUpstreamKey) {
+            columns.add("upstream_key");
         }
         if (byEndpoint) {
             columns.add("endpoint");
@@ -49,7 +57,8 @@ final class UsageReports {
         String sql = "SELECT g.*" + (byKey ? ", k.name AS key_name" : "") + " FROM (" + sums + ") g"
                 + (byKey ? " LEFT JOIN workspace_keys k ON k.id = g.key_id" : "")
                 + " ORDER BY " + (byDay ? "g.day, " : "") + "g.cost_nanos DESC, g.total_tokens DESC"
-                + (byKey ? ", g.key_id" : "") + (byModel ? ", g.provider, g.model" : "") + (byEndpoint ? ", g.endpoint" : "");
+                + (byKey ? ", g.key_id" : "") + (byProvider ? ", g.provider" : "") + (byModel ? ", g.model" : "")
+                + (byUpstreamKey ? ", g.upstream_key" : "") + (byEndpoint ? ", g.endpoint" : "");
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setLong(1, query.from().toEpochDay());
             statement.setLong(2, query.to().toEpochDay());
@@ -64,8 +73,9 @@ final class UsageReports {
                     }
                     rows.add(new UsageRow(byKey ? result.getString("key_id") : null,
                             byKey ? result.getString("key_name") : null,
-                            byModel ? emptyAsNull(result.getString("provider")) : null,
+                            byProvider ? emptyAsNull(result.getString("provider")) : null,
                             byModel ? emptyAsNull(result.getString("model")) : null,
+                            byUpstreamKey ? emptyAsNull(result.getString("upstream_key")) : null,
                             byEndpoint ? result.getString("endpoint") : null,
                             byDay ? LocalDate.ofEpochDay(result.getLong("day")) : null,
                             result.getLong("requests"), result.getLong("prompt_tokens"),
@@ -78,7 +88,10 @@ final class UsageReports {
         }
     }
 
-    /** The rollup keeps a request no provider was tried for under provider '' (older ones under model '' too). */
+    /**
+     * The rollup keeps a request no provider was tried for under provider '' (older ones under model ''
+     * too), and under upstream key '', as it does calls from before it kept the key.
+     */
     private static String emptyAsNull(String value) {
         return value == null || value.isEmpty() ? null : value;
     }

@@ -10,6 +10,8 @@ import java.util.Optional;
  * one the caller asked for ({@code openai/gpt-5}), where others name the provider's model
  * ({@code gpt-5}).
  *
+ * @param upstreamKey  the name of the provider's upstream key that was called; null for requests
+ *                     no provider was called for, and for those written before the rollup kept it
  * @param endpoint     the endpoint asked on ({@code chat_completions}, {@code embeddings}...)
  * @param requests     requests (failed attempts that were billed are not requests)
  * @param costNanos    the sum of the known costs, in nano-dollars
@@ -17,8 +19,8 @@ import java.util.Optional;
  * @param unknownCost  how many records have an unknown cost, left out of {@code costNanos}
  * @param estimated    how many records' cost was priced from estimated token counts
  */
-public record UsageRow(String keyId, String keyName, String provider, String model, String endpoint, LocalDate day,
-                       long requests,
+public record UsageRow(String keyId, String keyName, String provider, String model, String upstreamKey,
+                       String endpoint, LocalDate day, long requests,
                        long promptTokens, long completionTokens, long totalTokens, long costNanos, long costed,
                        long unknownCost, long estimated) {
 
@@ -29,12 +31,13 @@ public record UsageRow(String keyId, String keyName, String provider, String mod
 
     /** This row and {@code other} summed, under this row's dimensions. */
     public UsageRow plus(UsageRow other) {
-        return new UsageRow(keyId, keyName, provider, model, endpoint, day, requests + other.requests,
+        return new UsageRow(keyId, keyName, provider, model, upstreamKey, endpoint, day, requests + other.requests,
                 promptTokens + other.promptTokens, completionTokens + other.completionTokens,
                 totalTokens + other.totalTokens, Math.addExact(costNanos, other.costNanos), costed + other.costed,
                 unknownCost + other.unknownCost, estimated + other.estimated);
     }
 
     /** No record: what the totals of an empty report are. */
-    public static final UsageRow NONE = new UsageRow(null, null, null, null, null, null, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final UsageRow NONE = new UsageRow(null, null, null, null, null, null, null, 0, 0, 0, 0, 0, 0, 0,
+            0);
 }

@@ -179,10 +179,10 @@ public final class UsageCommandTest {
                 List.of("--from", "2026-11-02", "--to", "2026-11-01",
                         "gateway usage: --from (2026-11-02) is after --to (2026-11-01)"),
                 List.of("--to", "99999999999999", "gateway usage: --to must be between 1970-01-01 and 9999-12-31"),
-                List.of("--by", "week", "gateway usage: --by must be day, model, endpoint or key, or several of them separated"
-                        + " by commas (key,day), not 'week'"),
-                List.of("--by", "", "gateway usage: --by must be day, model, endpoint or key, or several of them separated"
-                        + " by commas (key,day), not ''"),
+                List.of("--by", "week", "gateway usage: --by must be day, model, upstream_key, endpoint or key, or several"
+                        + " of them separated by commas (key,day), not 'week'"),
+                List.of("--by", "", "gateway usage: --by must be day, model, upstream_key, endpoint or key, or several"
+                        + " of them separated by commas (key,day), not ''"),
                 List.of("--key", " ", "gateway usage: --key needs a key's id, as gateway keys list shows it"),
                 List.of("--from", "gateway usage: --from needs a value"),
                 List.of("--by", "key", "--by", "day", "gateway usage: --by is given twice"),

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.aigw.runtime.testing.TestGateway;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -55,6 +57,37 @@ public final class UpstreamPoolsTest {
         assertTrue(Math.abs(heavy.requests() - 750) <= 60, "team-a got " + heavy.requests() + " of 1000");
         Map<String, Integer> recorded = recordsByKey(1000);
         assertEquals(Map.of("team-a", heavy.requests(), "team-b", light.requests()), recorded);
+
+        // Each answer: 3 prompt and 2 completion tokens of gpt-5, at $1.25 and $10 a million: 23,750 nano-dollars.
+        HttpResponse<String> report = gateway.send(gateway.request("/admin/v1/usage?group_by=upstream_key").GET()
+                .build());
+        assertEquals(200, report.statusCode(), report.body());
+        JsonObject json = Json.createReader(new StringReader(report.body())).readObject();
+        assertEquals(List.of("upstream_key"), json.getJsonArray("group_by").getValuesAs(JsonString::getString));
+        assertEquals(List.of(row("team-a", heavy.requests()), row("team-b", light.requests())),
+                json.getJsonArray("data").stream().map(JsonObject.class::cast).map(row -> row(
+                        row.getString("provider"), row.getString("upstream_key"), row.getInt("requests"),
+                        row.getInt("total_tokens"), new BigDecimal(row.getString("cost_usd")).movePointRight(9)
+                                .longValueExact())).toList());
+        HttpResponse<String> csv = gateway.send(gateway.request("/admin/v1/usage?group_by=upstream_key&format=csv")
+                .GET().build());
+        assertEquals("\"provider\",\"upstream_key\",\"requests\",\"prompt_tokens\",\"completion_tokens\","
+                + "\"total_tokens\",\"cost_usd\",\"unknown_cost\",\"estimated_cost\"\r\n"
+                + csvRow("team-a", heavy.requests()) + csvRow("team-b", light.requests()), csv.body());
+    }
+
+    private static List<Object> row(String upstreamKey, int requests) {
+        return row("openai", upstreamKey, requests, requests * 5, requests * 23_750L);
+    }
+
+    private static List<Object> row(String provider, String upstreamKey, int requests, int tokens, long costNanos) {
+        return List.of(provider, upstreamKey, requests, tokens, costNanos);
+    }
+
+    private static String csvRow(String upstreamKey, int requests) {
+        return "\"openai\",\"" + upstreamKey + "\"," + requests + "," + requests * 3 + "," + requests * 2 + ","
+                + requests * 5 + "," + BigDecimal.valueOf(requests * 23_750L, 9).toPlainString()
+                + ",0,0\r\n";
     }
 
     @Test

@@ -68,20 +68,66 @@ public final class UsageRollupTest {
             UsageQuery byKeyModelAndDay = new UsageQuery(LocalDate.of(2026, 11, 25), LocalDate.of(2026, 11, 26),
                     Set.of(Dimension.KEY, Dimension.MODEL, Dimension.DAY), Optional.empty());
             assertEquals(List.of(
-                    new UsageRow(billing, "billing", "openai", "gpt-5", null, LocalDate.of(2026, 11, 25), 2, 44, 6, 50,
-                            146_000, 3, 0, 1),
-                    new UsageRow(billing, "billing", "xai", "grok-5", null, LocalDate.of(2026, 11, 25), 1, 7, 3, 10, 0, 0,
-                            1, 0),
-                    new UsageRow("master", null, null, "xai/grok-4", null, LocalDate.of(2026, 11, 25), 1, 0, 0, 0, 0, 1, 0,
-                            0),
-                    new UsageRow(billing, "billing", "openai", "gpt-5", null, LocalDate.of(2026, 11, 26), 1, 2, 2, 4, 5, 1,
-                            0, 0)), store.usage(byKeyModelAndDay));
-            assertEquals(List.of(new UsageRow(billing, "billing", null, null, null, null, 4, 53, 11, 64, 146_005, 4, 1, 1)),
+                    new UsageRow(billing, "billing", "openai", "gpt-5", null, null, LocalDate.of(2026, 11, 25), 2, 44,
+                            6, 50, 146_000, 3, 0, 1),
+                    new UsageRow(billing, "billing", "xai", "grok-5", null, null, LocalDate.of(2026, 11, 25), 1, 7, 3,
+                            10, 0, 0, 1, 0),
+                    new UsageRow("master", null, null, "xai/grok-4", null, null, LocalDate.of(2026, 11, 25), 1, 0, 0,
+                            0, 0, 1, 0, 0),
+                    new UsageRow(billing, "billing", "openai", "gpt-5", null, null, LocalDate.of(2026, 11, 26), 1, 2, 2,
+                            4, 5, 1, 0, 0)), store.usage(byKeyModelAndDay));
+            assertEquals(List.of(new UsageRow(billing, "billing", null, null, null, null, null, 4, 53, 11, 64, 146_005,
+                            4, 1, 1)),
                     store.usage(new UsageQuery(LocalDate.of(2026, 11, 1), LocalDate.of(2026, 11, 30),
                             Set.of(Dimension.KEY), Optional.of(billing))));
             assertEquals(List.of(), store.usage(new UsageQuery(LocalDate.of(2026, 11, 24), LocalDate.of(2026, 11, 24),
                     Set.of(Dimension.MODEL), Optional.empty())), "a day without records");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void aReportByUpstreamKeyHasARowPerProviderAndKeyCalled(String kind) throws Exception {
+        try (Database database = Database.open(kind, folder)) {
+            JdbcStore store = database.store();
+            String billing = store.createKey("billing", "b".repeat(64), false, KeyPolicy.NONE).id();
+            store.recordUsage(List.of(
+                    called(billing, "openai", "team-a", 10, 5, 70_000),
+                    called(billing, "openai", "team-a", 4, 1, 16_000),
+                    called(billing, "openai", "team-b", 30, 0, 60_000),
+                    called(billing, "xai", "default", 7, 3, 9_000)));
+            store.recordUsage(List.of(called("master", "openai", "default", 2, 2, 5),
+                    record(LAST_SECOND, billing, null, null, 0, 0, new Cost.NotBilled(), false)));
+
+            List<UsageRow> byUpstreamKey = store.usage(new UsageQuery(LocalDate.of(2026, 11, 25),
+                    LocalDate.of(2026, 11, 25), Set.of(Dimension.UPSTREAM_KEY), Optional.empty()));
+
+            // Most cost first; each provider's "default" a row of its own; a request no provider was
+            // called for under no provider and no key.
+            assertEquals(List.of(
+                    new UsageRow(null, null, "openai", null, "team-a", null, null, 2, 14, 6, 20, 86_000, 2, 0, 0),
+                    new UsageRow(null, null, "openai", null, "team-b", null, null, 1, 30, 0, 30, 60_000, 1, 0, 0),
+                    new UsageRow(null, null, "xai", null, "default", null, null, 1, 7, 3, 10, 9_000, 1, 0, 0),
+                    new UsageRow(null, null, "openai", null, "default", null, null, 1, 2, 2, 4, 5, 1, 0, 0),
+                    new UsageRow(null, null, null, null, null, null, null, 1, 0, 0, 0, 0, 1, 0, 0)), byUpstreamKey);
+            assertEquals(List.of(
+                    new UsageRow(billing, "billing", "openai", "gpt-5", "team-a", null, null, 2, 14, 6, 20, 86_000,
+                            2, 0, 0),
+                    new UsageRow(billing, "billing", "openai", "gpt-5", "team-b", null, null, 1, 30, 0, 30, 60_000,
+                            1, 0, 0)),
+                    store.usage(new UsageQuery(LocalDate.of(2026, 11, 25), LocalDate.of(2026, 11, 25),
+                            Set.of(Dimension.KEY, Dimension.MODEL, Dimension.UPSTREAM_KEY), Optional.of(billing)))
+                            .stream().filter(row -> "gpt-5".equals(row.model())).toList());
+        }
+    }
+
+    /** A chat completion of {@code provider}'s model made with its upstream key {@code upstreamKey}, priced. */
+    private static UsageRecord called(String keyId, String provider, String upstreamKey, long prompt, long completion,
+                                      long costNanos) {
+        String model = provider.equals("openai") ? "gpt-5" : "grok-5";
+        return new UsageRecord(LAST_SECOND, keyId, provider + "/" + model, provider, model, 200, prompt, completion,
+                prompt + completion, 1_000, 500, 0, new Cost.Priced(new Usd(costNanos), PRICES.version()), PRICES,
+                false, null, upstreamKey, "chat_completions");
     }
 
     private static UsageRecord record(Instant time, String keyId, String provider, String model, long prompt,

@@ -197,8 +197,8 @@ public final class UsageRecordsTest {
 
         assertEquals(200, report.statusCode(), report.body());
         assertEquals("{\"from\":\"2026-01-01\",\"to\":\"2026-01-02\",\"group_by\":[\"key\"],\"key\":null,"
-                + "\"totals\":{\"key_id\":null,\"key_name\":null,\"provider\":null,\"model\":null,\"endpoint\":null,"
-                + "\"day\":null,"
+                + "\"totals\":{\"key_id\":null,\"key_name\":null,\"provider\":null,\"model\":null,\"upstream_key\":null,"
+                + "\"endpoint\":null,\"day\":null,"
                 + "\"requests\":0,\"prompt_tokens\":0,\"completion_tokens\":0,\"total_tokens\":0,\"cost_usd\":null,"
                 + "\"unknown_cost\":0,\"estimated_cost\":0},\"data\":[]}", report.body());
     }
