@@ -290,7 +290,9 @@
       // Other pages show what an exchange changed: spend, counts, budgets.
       clearTimeout(state.refresh);
       state.refresh = setTimeout(() => {
-        if (state.page === 'overview') show('overview');
+        // Only while the address still names Overview: a click on another page changes the hash
+        // before its hashchange event runs, and show() would write #overview back over it.
+        if (state.page === 'overview' && location.hash === '#overview') show('overview');
         if (state.page === 'keys' && $('key-list')) refreshKeys($('key-list')).catch(() => {});
       }, 300);
     };
