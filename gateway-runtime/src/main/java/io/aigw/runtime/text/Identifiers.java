@@ -15,7 +15,15 @@ public final class Identifiers {
 
     /** Whether {@code text} holds none of the characters an identifier may not hold. */
     public static boolean hasOnlyShowableCharacters(String text) {
-        return text.codePoints().noneMatch(Identifiers::isRefused);
+        // A loop rather than codePoints(): it runs on every request's model id.
+        for (int i = 0; i < text.length(); ) {
+            int c = text.codePointAt(i);
+            if (isRefused(c)) {
+                return false;
+            }
+            i += Character.charCount(c);
+        }
+        return true;
     }
 
     /** Whether an identifier may not hold code point {@code c}: see the class comment. */

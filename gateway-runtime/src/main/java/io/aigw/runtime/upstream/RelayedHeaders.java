@@ -44,7 +44,7 @@ final class RelayedHeaders {
             // Every value: a header the upstream sent more than once holds them all.
             if ((isRelayed(header.name()) || redirect && header.name().equalsIgnoreCase(LOCATION))
                     && HeaderSyntax.isName(header.name())
-                    && header.allValues().stream().allMatch(HeaderSyntax::isValue)) {
+                    && allValid(header.allValues())) {
                 relayed.add(header);
             }
         }
@@ -57,13 +57,28 @@ final class RelayedHeaders {
      * so none of the upstream's is added; its {@code Retry-After} still is.
      */
     static void addTo(ServerResponse response, List<Header> headers) {
-        boolean gatewayLimits = GATEWAY_LIMITS.stream().anyMatch(response.headers()::contains);
+        if (headers.isEmpty()) {
+            return;
+        }
+        boolean gatewayLimits = false;
+        for (HeaderName limit : GATEWAY_LIMITS) {
+            gatewayLimits |= response.headers().contains(limit);
+        }
         for (Header header : headers) {
             if (!(gatewayLimits && (startsWith(header.name(), RATE_LIMIT)
                     || startsWith(header.name(), ANTHROPIC_RATE_LIMIT)))) {
                 response.header(header);
             }
         }
+    }
+
+    private static boolean allValid(List<String> values) {
+        for (String value : values) {
+            if (!HeaderSyntax.isValue(value)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isRelayed(String name) {
