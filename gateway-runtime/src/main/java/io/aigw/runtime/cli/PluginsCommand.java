@@ -16,6 +16,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +30,8 @@ import java.util.Optional;
  * users of the machine could read in its process list.
  */
 public final class PluginsCommand {
+    private static final DateTimeFormatter SINCE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
     public static final int OK = 0;
     /** The gateway refused the reload: a jar in its plugins folder cannot be loaded. */
     public static final int REFUSED = 1;
@@ -123,10 +128,12 @@ public final class PluginsCommand {
         List<ListedPlugin> plugins = switch (answer) {
             case PluginList list -> {
                 out.println("Routing generation " + list.generation() + ":");
+                out.println(prices(list.priceVersion(), list.pricesSince()));
                 yield list.data();
             }
             case Reloaded reloaded -> {
                 out.println("Reloaded: routing generation " + reloaded.generation() + ", " + reloaded.changes() + ".");
+                out.println(prices(reloaded.priceVersion(), reloaded.pricesSince()));
                 yield reloaded.data();
             }
             default -> throw new IllegalArgumentException(answer.getClass().getName());
@@ -138,6 +145,11 @@ public final class PluginsCommand {
                     plugin.defaultModel(), plugin.catchAll() ? "yes" : "no", plugin.keySet() ? "set" : "none");
         }
         return OK;
+    }
+
+    /** Which prices the gateway charges with, by the version usage records name, and since when. */
+    private static String prices(String version, long sinceEpochSecond) {
+        return "Prices " + version + " in force since " + SINCE.format(Instant.ofEpochSecond(sinceEpochSecond)) + ".";
     }
 
     /** The message of an error in the OpenAI shape, or the body as it is. */

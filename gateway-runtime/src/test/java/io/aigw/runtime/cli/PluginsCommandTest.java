@@ -52,6 +52,9 @@ public final class PluginsCommandTest {
 
         assertEquals(PluginsCommand.OK, list.code(), list.err());
         assertTrue(list.out().startsWith("Routing generation 1:"), list.out());
+        String prices = list.out().lines().skip(1).findFirst().orElseThrow();
+        assertTrue(prices.matches("Prices " + gateway.gateway().routes().prices().version()
+                + " in force since \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC\\."), prices);
         assertTrue(list.out().lines().anyMatch(line -> line.matches("widget\\.jar +1\\.4 +widget +7 +widget-1 +no +set")),
                 list.out());
         assertTrue(list.out().lines().anyMatch(line -> line.matches(".*OpenAiPlugin +- +openai +1 +gpt-5 +no +none")),
