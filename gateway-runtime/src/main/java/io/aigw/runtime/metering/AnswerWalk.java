@@ -16,7 +16,7 @@ import java.util.Optional;
  * reads the answer's model, id and finish reasons ({@link ResponseFacts}) on the way. Tracing alone
  * asks for it: usage without the facts is found from the answer's end, without a walk over the rest.
  */
-final class AnswerWalk extends JsonCursor {
+final class AnswerWalk extends JsonCursor<AnswerWalk.Level> {
     private static final byte[] ID = ascii("id");
     private static final byte[] MODEL = ascii("model");
     private static final byte[] USAGE = ascii("usage");
@@ -31,7 +31,7 @@ final class AnswerWalk extends JsonCursor {
     enum Shape { CHAT, EMBEDDINGS, RESPONSES, MESSAGES }
 
     /** The object whose members are being read. */
-    private enum Level { ANSWER, CHOICE, INCOMPLETE_DETAILS }
+    enum Level { ANSWER, CHOICE, INCOMPLETE_DETAILS }
 
     private final Shape shape;
     private String model;
@@ -75,44 +75,9 @@ final class AnswerWalk extends JsonCursor {
         return new ResponseFacts(Optional.ofNullable(model), Optional.ofNullable(id), finish);
     }
 
-    /** Reads the object that starts here, to just past its closing brace; false to give up. */
-    private boolean members(Level level) {
-        at++;
-        skipBlanks();
-        if (isAt('}')) {
-            at++;
-            return true;
-        }
-        while (true) {
-            int keyStart = at + 1;
-            if (!isAt('"') || !skipString(true)) {
-                return false;
-            }
-            int keyEnd = at - 1;
-            skipBlanks();
-            if (!isAt(':')) {
-                return false;
-            }
-            at++;
-            skipBlanks();
-            if (!value(level, keyStart, keyEnd)) {
-                return false;
-            }
-            skipBlanks();
-            if (isAt('}')) {
-                at++;
-                return true;
-            }
-            if (!isAt(',')) {
-                return false;
-            }
-            at++;
-            skipBlanks();
-        }
-    }
-
     /** Reads the member named by {@code json[keyStart, keyEnd)} if it is one wanted, else skips it; false to give up. */
-    private boolean value(Level level, int keyStart, int keyEnd) {
+    @Override
+    boolean value(Level level, int keyStart, int keyEnd) {
         switch (level) {
             case ANSWER -> {
                 if (is(MODEL, keyStart, keyEnd)) {

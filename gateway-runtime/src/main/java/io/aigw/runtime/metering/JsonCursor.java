@@ -6,8 +6,10 @@ import java.util.Arrays;
 /**
  * A position in JSON bytes, with the steps a hand-written reader takes over values it does not want:
  * skipping them by their brackets, strings and literals, without validating them further.
+ *
+ * @param <L> where in the document a reader is, which decides the members it wants
  */
-abstract sealed class JsonCursor permits AnswerWalk, UsageObjectReader {
+abstract sealed class JsonCursor<L> permits AnswerWalk, UsageObjectReader {
     private static final byte[] TRUE = ascii("true");
     private static final byte[] FALSE = ascii("false");
     private static final byte[] NULL = ascii("null");
@@ -21,6 +23,51 @@ abstract sealed class JsonCursor permits AnswerWalk, UsageObjectReader {
         this.at = from;
         this.end = end;
     }
+
+    /**
+     * Reads the object that starts here, to just past its closing brace, handing each member to
+     * {@link #value}; false to give up.
+     */
+    final boolean members(L level) {
+        at++;
+        skipBlanks();
+        if (isAt('}')) {
+            at++;
+            return true;
+        }
+        while (true) {
+            int keyStart = at + 1;
+            if (!isAt('"') || !skipString(true)) {
+                return false;
+            }
+            int keyEnd = at - 1;
+            skipBlanks();
+            if (!isAt(':')) {
+                return false;
+            }
+            at++;
+            skipBlanks();
+            if (!value(level, keyStart, keyEnd)) {
+                return false;
+            }
+            skipBlanks();
+            if (isAt('}')) {
+                at++;
+                return true;
+            }
+            if (!isAt(',')) {
+                return false;
+            }
+            at++;
+            skipBlanks();
+        }
+    }
+
+    /**
+     * Reads the member named by {@code json[keyStart, keyEnd)} at {@code level} if it is one wanted,
+     * else skips it; false to give up.
+     */
+    abstract boolean value(L level, int keyStart, int keyEnd);
 
     /** The index just past the JSON number that starts at {@code from}, or -1 where none is well-formed. */
     final int numberEnd(int from) {

@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * parses the object properly. Values it skips are not validated beyond their brackets, strings and
  * literals.
  */
-final class UsageObjectReader extends JsonCursor {
+final class UsageObjectReader extends JsonCursor<UsageObjectReader.Level> {
     private static final byte[] PROMPT_TOKENS = ascii("prompt_tokens");
     private static final byte[] COMPLETION_TOKENS = ascii("completion_tokens");
     private static final byte[] TOTAL_TOKENS = ascii("total_tokens");
@@ -35,7 +35,7 @@ final class UsageObjectReader extends JsonCursor {
     private static final long GIVE_UP = Long.MIN_VALUE;
 
     /** The object whose members are being read. */
-    private enum Level { USAGE, PROMPT_DETAILS, COMPLETION_DETAILS }
+    enum Level { USAGE, PROMPT_DETAILS, COMPLETION_DETAILS }
 
     private long prompt = -1;
     private long completion = -1;
@@ -63,47 +63,12 @@ final class UsageObjectReader extends JsonCursor {
                 reader.reasoning, ReportedUsage.reportedCost(reader.cost, reader.costTicks));
     }
 
-    /** Reads the object that starts here, to just past its closing brace; false to give up. */
-    private boolean members(Level level) {
-        at++;
-        skipBlanks();
-        if (isAt('}')) {
-            at++;
-            return true;
-        }
-        while (true) {
-            int keyStart = at + 1;
-            if (!isAt('"') || !skipString(true)) {
-                return false;
-            }
-            int keyEnd = at - 1;
-            skipBlanks();
-            if (!isAt(':')) {
-                return false;
-            }
-            at++;
-            skipBlanks();
-            if (!value(level, keyStart, keyEnd)) {
-                return false;
-            }
-            skipBlanks();
-            if (isAt('}')) {
-                at++;
-                return true;
-            }
-            if (!isAt(',')) {
-                return false;
-            }
-            at++;
-            skipBlanks();
-        }
-    }
-
     /**
      * Reads the value of the member named by {@code json[keyStart, keyEnd)} if it is one wanted, else
      * skips it; false to give up. A member given twice counts as its last value, as a parser keeps it.
      */
-    private boolean value(Level level, int keyStart, int keyEnd) {
+    @Override
+    boolean value(Level level, int keyStart, int keyEnd) {
         switch (level) {
             case USAGE -> {
                 if (is(PROMPT_TOKENS, keyStart, keyEnd)) {
