@@ -30,14 +30,14 @@ import java.util.Optional;
  * users of the machine could read in its process list.
  */
 public final class PluginsCommand {
-    private static final DateTimeFormatter SINCE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
-            .withZone(ZoneOffset.UTC);
     public static final int OK = 0;
     /** The gateway refused the reload: a jar in its plugins folder cannot be loaded. */
     public static final int REFUSED = 1;
     public static final int USAGE = 2;
     /** The gateway could not be asked: unreachable, the key refused, an answer not understood. */
     public static final int UNREACHABLE = 3;
+    private static final DateTimeFormatter SINCE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")
+            .withZone(ZoneOffset.UTC);
     private static final String HELP = """
             usage: gateway plugins list [--url <url>]     the providers the running gateway serves
                    gateway plugins reload [--url <url>]   reload its plugins folder now
