@@ -4,10 +4,14 @@
 # A, so that a machine that speeds up or slows down during the run favours neither), and the end
 # prints each figure per build and B's ratio to A per round, with the rounds' spread.
 #
-#   benchmarks/ab.sh A_HOME B_HOME
+#   benchmarks/ab.sh A B
 #
-# A_HOME and B_HOME are unpacked distributions (distribution/target/gateway of each build; copy
-# one aside before building the other). The gateway gets one CPU (PROXY_CPU), as run.sh gives it.
+# A and B are each an unpacked distribution (a folder: distribution/target/gateway of a build,
+# copied aside before building the other) or a git revision of this repository (a5ecbdb, main,
+# HEAD): a revision's distribution is built once, in a worktree of its own, and kept under
+# $AIGW_BENCH_CACHE/builds/<commit> (the JDK that ./mvnw finds builds it). So
+# "benchmarks/ab.sh main HEAD" checks a branch before its merge. The gateway gets one CPU
+# (PROXY_CPU), as run.sh gives it.
 # Settings (environment): ROUNDS (4), CONNECTIONS ("1 32"), WARMUP_S (10), DURATION_S (15),
 # STREAM_N (20), RECORD_CACHE (1: each build records its AOT cache before its first round),
 # RESULT_FILE (bench-results/ab-<time>.json) and run.sh's ports and CPUs. About 2.5 minutes a
@@ -15,8 +19,30 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-[ $# = 2 ] || { echo "usage: ${0##*/} A_HOME B_HOME (two unpacked distributions)" >&2; exit 2; }
-a_home=$(cd "$1" && pwd) b_home=$(cd "$2" && pwd)
+[ $# = 2 ] || { echo "usage: ${0##*/} A B (each an unpacked distribution or a git revision)" >&2; exit 2; }
+builds=${AIGW_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/aigw-bench}/builds
+
+# distribution FOLDER_OR_REVISION: prints the unpacked distribution to measure, building a
+# revision's first if it has none yet. A build that fails leaves nothing behind but its log.
+distribution() {
+    if [ -d "$1" ]; then (cd "$1" && pwd); return; fi
+    local commit tree
+    commit=$(git -C "$repo" rev-parse --verify --quiet "$1^{commit}") \
+        || { echo "${0##*/}: $1 is neither a folder nor a revision of $repo" >&2; return 2; }
+    if [ ! -x "$builds/$commit/bin/gateway" ]; then
+        tree=$builds/tree-$commit
+        echo "== building $1 ($commit) into $builds/$commit" >&2
+        rm -rf "$tree" && git -C "$repo" worktree add --detach "$tree" "$commit" > /dev/null 2>&1
+        (cd "$tree" && ./mvnw -q package -DskipTests > "$builds/build-$commit.log" 2>&1) \
+            || { git -C "$repo" worktree remove --force "$tree"; echo "${0##*/}: $1 did not build: $builds/build-$commit.log" >&2; return 2; }
+        rm -rf "${builds:?}/$commit" && cp -r "$tree/distribution/target/gateway" "$builds/$commit"
+        git -C "$repo" worktree remove --force "$tree"
+    fi
+    echo "$builds/$commit"
+}
+mkdir -p "$builds"
+a_home=$(distribution "$1")
+b_home=$(distribution "$2")
 for home in "$a_home" "$b_home"; do
     [ -x "$home/bin/gateway" ] || { echo "${0##*/}: no distribution in $home" >&2; exit 2; }
 done
