@@ -3,7 +3,7 @@ package io.aigw.runtime;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
 import io.aigw.runtime.error.ErrorShape;
-import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.observe.ObservedRequest;
 import io.aigw.runtime.store.StoreUnavailableException;
 import io.aigw.runtime.text.LogText;
 import io.helidon.http.HeaderNames;
@@ -54,8 +54,8 @@ final class ErrorAnswers {
 
     /** Sends {@code error} in the shape of the surface the request came to (Anthropic's under /anthropic/). */
     private static void send(ApiError error, ServerRequest request, ServerResponse response) {
-        String requestId = request.context().get(RequestObserver.RequestId.class)
-                .map(RequestObserver.RequestId::value).orElse(null);
+        String requestId = request.context().get(ObservedRequest.class).map(ObservedRequest::id)
+                .orElse(null);
         error.send(response, ErrorShape.forPath(request.prologue().uriPath().path()), requestId);
     }
 }

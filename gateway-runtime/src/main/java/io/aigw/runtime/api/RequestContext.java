@@ -1,7 +1,7 @@
 package io.aigw.runtime.api;
 
 import io.aigw.runtime.auth.Caller;
-import io.aigw.runtime.observe.RequestObserver;
+import io.aigw.runtime.observe.ObservedRequest;
 import io.aigw.runtime.store.KeyPolicy;
 import io.helidon.webserver.http.ServerRequest;
 
@@ -18,7 +18,6 @@ final class RequestContext {
 
     /** The request's id, as the access log and the upstream see it. */
     static String requestId(ServerRequest request) {
-        return request.context().get(RequestObserver.RequestId.class).map(RequestObserver.RequestId::value)
-                .orElse("none");
+        return request.context().get(ObservedRequest.class).map(ObservedRequest::id).orElse("none");
     }
 }

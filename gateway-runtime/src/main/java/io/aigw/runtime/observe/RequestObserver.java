@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * The outermost filter: gives every request an id (the caller's {@code X-Request-Id} when it is
  * sane, else a new one), returns it (on the Anthropic surface also as {@code request-id}, where
  * Anthropic's SDKs read it), and writes the request's access log line when it is done. As
- * an {@link ExchangeListener} it keeps an exchange's record in its request's context, for that line.
+ * an {@link ExchangeListener} it keeps an exchange's record on its {@link ObservedRequest}, for that line.
  */
 public final class RequestObserver implements Filter, ExchangeListener {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
@@ -58,7 +58,7 @@ public final class RequestObserver implements Filter, ExchangeListener {
     @Override
     public void exchangeEnded(ExchangeRecord record) {
         if (accessLog.isPresent()) {
-            record.exchange().context().register(record);
+            record.exchange().context().get(ObservedRequest.class).ifPresent(observed -> observed.exchangeEnded(record));
         }
     }
 
@@ -68,7 +68,8 @@ public final class RequestObserver implements Filter, ExchangeListener {
         inFlight.register();
         String requestId = request.headers().first(REQUEST_ID).filter(RequestObserver::isSane)
                 .orElseGet(RequestObserver::newId);
-        request.context().register(new RequestId(requestId));
+        ObservedRequest observed = new ObservedRequest(requestId);
+        request.context().register(observed);
         response.header(REQUEST_ID, requestId);
         if (ErrorShape.forPath(request.prologue().uriPath().path()) == ErrorShape.ANTHROPIC) {
             // Set first, so that an Anthropic upstream's own request-id, relayed, replaces it.
@@ -78,19 +79,20 @@ public final class RequestObserver implements Filter, ExchangeListener {
             chain.proceed();
         } finally {
             try {
-                accessLog.ifPresent(log -> log.log(entry(request, response, requestId, started)));
+                accessLog.ifPresent(log -> log.log(entry(request, response, observed, started)));
             } finally {
                 inFlight.arriveAndDeregister();
             }
         }
     }
 
-    private static AccessLog.Entry entry(RoutingRequest request, RoutingResponse response, String requestId,
+    private static AccessLog.Entry entry(RoutingRequest request, RoutingResponse response, ObservedRequest observed,
                                          long started) {
         long now = System.nanoTime();
         String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse(null);
-        Optional<ExchangeRecord> exchange = request.context().get(ExchangeRecord.class);
-        String traceId = request.context().get(TraceId.class).map(TraceId::value).orElse(null);
+        Optional<ExchangeRecord> exchange = observed.exchange();
+        String requestId = observed.id();
+        String traceId = observed.traceId();
         if (exchange.isEmpty()) {
             // A request refused before its exchange: its endpoint when it got as far as one.
             String endpoint = request.context().get(Endpoint.class).map(Endpoint::label).orElse(null);
@@ -131,9 +133,5 @@ public final class RequestObserver implements Filter, ExchangeListener {
     private static String newId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         return "req_" + HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextInt());
-    }
-
-    /** The id of the request being handled, in its context. */
-    public record RequestId(String value) {
     }
 }

@@ -24,7 +24,7 @@ public final class UsageRecords implements ExchangeListener {
     public void exchangeEnded(ExchangeRecord record) {
         Exchange exchange = record.exchange();
         String keyId = exchange.caller().keyId();
-        String traceId = exchange.context().get(TraceId.class).map(TraceId::value).orElse(null);
+        String traceId = exchange.context().get(ObservedRequest.class).map(ObservedRequest::traceId).orElse(null);
         for (ExchangeRecord.Billed billed : record.billed()) {
             Attempt attempt = billed.attempt();
             TokenUsage tokens = billed.charge().tokens();

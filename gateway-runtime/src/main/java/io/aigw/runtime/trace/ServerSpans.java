@@ -1,6 +1,6 @@
 package io.aigw.runtime.trace;
 
-import io.aigw.runtime.observe.TraceId;
+import io.aigw.runtime.observe.ObservedRequest;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.ServerRequestHeaders;
@@ -69,7 +69,7 @@ final class ServerSpans implements Filter {
             request.context().register(new SpanWaits(tracer, spans));
         }
         SpanContext context = span.getSpanContext();
-        request.context().register(new TraceId(context.getTraceId()));
+        request.context().get(ObservedRequest.class).ifPresent(observed -> observed.traceId(context.getTraceId()));
         response.header(TRACEPARENT, traceparent(context));
         try {
             chain.proceed();
