@@ -19,6 +19,7 @@ public enum Endpoint {
 
     private final String path;
     private final UpstreamApi api;
+    private final String label = name().toLowerCase(Locale.ROOT);
 
     Endpoint(String path, UpstreamApi api) {
         this.path = path;
@@ -50,6 +51,6 @@ public enum Endpoint {
 
     /** The endpoint's name in metrics, logs and usage records: {@code chat_completions}, {@code embeddings}... */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return label;
     }
 }

@@ -6,7 +6,6 @@ import io.aigw.runtime.exchange.ExchangeRecord;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.upstream.Attempt;
 import java.util.List;
-import java.util.Locale;
 
 /** Counts what happens to exchanges in the {@link GatewayMetrics}. */
 public final class ExchangeMetrics implements ExchangeListener {
@@ -28,7 +27,7 @@ public final class ExchangeMetrics implements ExchangeListener {
     public void attemptEnded(Exchange exchange, Attempt attempt) {
         if (attempt.upstreamKey() != null) {
             metrics.upstreamKeyAttempt(attempt.provider(), attempt.upstreamKey(),
-                    attempt.ending().name().toLowerCase(Locale.ROOT));
+                    attempt.ending().label());
         }
         if (attempt.ending() == Attempt.Ending.KEY_REJECTED) {
             metrics.keyCooldown(attempt.provider());

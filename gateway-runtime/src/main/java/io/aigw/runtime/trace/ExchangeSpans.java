@@ -22,7 +22,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -128,7 +127,7 @@ final class ExchangeSpans implements ExchangeListener {
         if (firstChunk >= 0) {
             span.setAttribute(GenAi.TIME_TO_FIRST_CHUNK, firstChunk);
         }
-        span.setAttribute(GenAi.ATTEMPT_ENDING, attempt.ending().name().toLowerCase(Locale.ROOT));
+        span.setAttribute(GenAi.ATTEMPT_ENDING, attempt.ending().label());
         if (attempt.ending() != Attempt.Ending.FAILED && attempt.ending() != Attempt.Ending.CALLER_LEFT) {
             span.setAttribute(GenAi.HTTP_STATUS, attempt.ending() == Attempt.Ending.CUT ? 200 : attempt.status());
         }
@@ -163,7 +162,7 @@ final class ExchangeSpans implements ExchangeListener {
         spans.settled = true;
         List<Attempt> attempts = record.attempts();
         String outcome = attempts.isEmpty() ? record.refusedBy().isPresent() ? "limited" : "refused"
-                : attempts.get(attempts.size() - 1).ending().name().toLowerCase(Locale.ROOT);
+                : attempts.get(attempts.size() - 1).ending().label();
         span.setAttribute(GenAi.OUTCOME, outcome);
         span.setAttribute(GenAi.HTTP_STATUS, record.status());
         span.setAttribute(GenAi.FALLBACKS, record.fallbacks());

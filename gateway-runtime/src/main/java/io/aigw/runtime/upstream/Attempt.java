@@ -4,6 +4,7 @@ import io.aigw.runtime.metering.Metered;
 import io.aigw.runtime.metering.ResponseFacts;
 import io.aigw.runtime.metering.TokenUsage;
 import io.aigw.runtime.routing.Route;
+import java.util.Locale;
 
 /**
  * One call to one upstream, as it ended: made by the upstream layer once the call is over and
@@ -45,7 +46,14 @@ public record Attempt(String provider, String upstreamModel, Ending ending, int 
         /** It gave no answer: unreachable, silent, out of time, not JSON, or the gateway stopped. */
         FAILED,
         /** The caller left before the answer began. */
-        CALLER_LEFT
+        CALLER_LEFT;
+
+        private final String label = name().toLowerCase(Locale.ROOT);
+
+        /** Its name in lower case, as metrics and traces show it. */
+        public String label() {
+            return label;
+        }
     }
 
     /** An attempt that ended before the caller was sent a byte of its answer. */
