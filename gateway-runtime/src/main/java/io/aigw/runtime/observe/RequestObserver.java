@@ -58,7 +58,8 @@ public final class RequestObserver implements Filter, ExchangeListener {
     @Override
     public void exchangeEnded(ExchangeRecord record) {
         if (accessLog.isPresent()) {
-            record.exchange().context().get(ObservedRequest.class).ifPresent(observed -> observed.exchangeEnded(record));
+            record.exchange().context().get(ObservedRequest.class)
+                    .ifPresent(observed -> observed.exchangeEnded(record));
         }
     }
 
