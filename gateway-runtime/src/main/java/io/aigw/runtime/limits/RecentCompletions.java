@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Counted per process, keyed by the model id as callers write it. At most {@value #MAX_MODELS}
  * models are followed (a few KB each); a model seen after that keeps the default. Reading an
- * estimate is one map lookup and one volatile read; counting an answer sorts one model's window.
+ * estimate is one map lookup and one volatile read; counting an answer moves a part of one model's window.
  */
 public final class RecentCompletions {
     /** The answers per model the percentile is taken over. */
@@ -56,7 +56,10 @@ public final class RecentCompletions {
         recent.add(completionTokens);
     }
 
-    /** One model's last answers, a ring, and their percentile as last computed. */
+    /**
+     * One model's last answers, a ring, and the same answers kept in order: counting one moves the
+     * answers between the one it replaces and itself by one place, instead of sorting the window.
+     */
     private static final class Model {
         private final long[] window = new long[WINDOW];
         private final long[] sorted = new long[WINDOW];
@@ -65,16 +68,49 @@ public final class RecentCompletions {
         private volatile long percentile = -1;
 
         synchronized void add(long tokens) {
-            window[counted % WINDOW] = tokens;
-            counted = counted == Integer.MAX_VALUE ? WINDOW : counted + 1;
+            int slot = counted % WINDOW;
             int size = Math.min(counted, WINDOW);
+            if (size == WINDOW) {
+                replace(window[slot], tokens);
+            } else {
+                insert(tokens, size);
+                size++;
+            }
+            window[slot] = tokens;
+            counted = counted == Integer.MAX_VALUE ? WINDOW : counted + 1;
             if (size < MIN_ANSWERS) {
                 return;
             }
-            System.arraycopy(window, 0, sorted, 0, size);
-            Arrays.sort(sorted, 0, size);
             // The nearest rank: the smallest count that at least 95 in 100 answers stayed within.
             percentile = sorted[(size * 95 + 99) / 100 - 1];
+        }
+
+        /** Puts {@code tokens} in order among the first {@code size} sorted answers. */
+        private void insert(long tokens, int size) {
+            int at = insertionPoint(tokens, 0, size);
+            System.arraycopy(sorted, at, sorted, at + 1, size - at);
+            sorted[at] = tokens;
+        }
+
+        /** Replaces one answer of {@code evicted} tokens in the full window with {@code tokens}. */
+        private void replace(long evicted, long tokens) {
+            int from = Arrays.binarySearch(sorted, 0, WINDOW, evicted);
+            if (tokens > evicted) {
+                // The answers after the evicted one up to the new one's place move down by one.
+                int to = insertionPoint(tokens, from + 1, WINDOW) - 1;
+                System.arraycopy(sorted, from + 1, sorted, from, to - from);
+                sorted[to] = tokens;
+            } else if (tokens < evicted) {
+                int to = insertionPoint(tokens, 0, from);
+                System.arraycopy(sorted, to, sorted, to + 1, from - to);
+                sorted[to] = tokens;
+            }
+        }
+
+        /** Where {@code tokens} goes among {@code sorted[from, to)}: after any equal answers. */
+        private int insertionPoint(long tokens, int from, int to) {
+            int found = Arrays.binarySearch(sorted, from, to, tokens);
+            return found < 0 ? -found - 1 : found + 1;
         }
     }
 }

@@ -2,6 +2,10 @@ package io.aigw.runtime.limits;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The output estimate of a request without a maximum: from its model's recent answers, within its cap. */
@@ -52,5 +56,30 @@ public final class RecentCompletionsTest {
         assertEquals(100, recent.estimate("m0", 128_000).tokens());
         assertEquals(100, recent.estimate("m" + (RecentCompletions.MAX_MODELS - 1), 128_000).tokens());
         assertEquals(4096, recent.estimate("m" + RecentCompletions.MAX_MODELS, 128_000).tokens());
+    }
+
+    @Test
+    void afterEveryAnswerTheEstimateIsTheNearestRankOfTheWindowSorted() {
+        RecentCompletions recent = new RecentCompletions();
+        Deque<Long> window = new ArrayDeque<>();
+        Random random = new Random(50);
+        for (int i = 0; i < 3000; i++) {
+            // Runs of equal answers, few distinct ones, and a wide spread, in turn.
+            long tokens = switch (i / 500 % 3) {
+                case 0 -> 300;
+                case 1 -> random.nextInt(8) * 100;
+                default -> random.nextInt(100_000);
+            };
+            recent.answered("m", tokens);
+            window.addLast(tokens);
+            if (window.size() > 128) {
+                window.removeFirst();
+            }
+            if (window.size() >= 20) {
+                long[] sorted = window.stream().mapToLong(Long::longValue).sorted().toArray();
+                long nearestRank = sorted[(int) Math.ceil(sorted.length * 0.95) - 1];
+                assertEquals(nearestRank, recent.estimate("m", Long.MAX_VALUE).tokens(), "after answer " + i);
+            }
+        }
     }
 }
