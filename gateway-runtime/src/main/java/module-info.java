@@ -11,6 +11,7 @@ module io.aigw.runtime {
     requires io.helidon.logging.jul;
     requires io.helidon.health;
     requires io.helidon.metrics.api;
+    requires io.helidon.service.registry; // the metrics factory: see GatewayMetrics.globalRegistry
     requires micrometer.core; // gateway_cost_usd_total counts fractions of a dollar: see GatewayMetrics.cost
     requires io.helidon.webserver.observe;
     requires io.helidon.webserver.observe.health;

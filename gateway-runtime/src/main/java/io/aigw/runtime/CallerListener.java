@@ -2,6 +2,7 @@ package io.aigw.runtime;
 
 import io.aigw.runtime.config.GatewayConfig;
 import io.aigw.runtime.error.TransportErrors;
+import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.PluginWatcherCheck;
 import io.aigw.runtime.observe.ReadinessCheck;
 import io.aigw.runtime.plugin.WatcherStatus;
@@ -71,7 +72,7 @@ final class CallerListener {
                 .addObserver(HealthObserver.builder().details(true)
                         .addCheck(readiness)
                         .addCheck(new PluginWatcherCheck(watcherStatus)).build())
-                .addObserver(MetricsObserver.create());
+                .addObserver(MetricsObserver.builder().metricsConfig(GatewayMetrics.REGISTRY_CONFIG).build());
         listener.observePort().ifPresent(port -> {
             server.putSocket(OBSERVE_SOCKET, socket -> socket.host(listener.host())
                     .port(port)

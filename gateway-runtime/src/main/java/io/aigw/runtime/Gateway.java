@@ -60,7 +60,6 @@ import io.aigw.runtime.trace.TracingSettings;
 import io.aigw.runtime.transport.CallerTimeouts;
 import io.aigw.runtime.transport.TransportOptions;
 import io.helidon.common.tls.Tls;
-import io.helidon.metrics.api.Metrics;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
@@ -172,7 +171,7 @@ public final class Gateway implements AutoCloseable {
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true, KeyPolicy.NONE).key()) : Optional.empty();
         StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
-        GatewayMetrics metrics = new GatewayMetrics(Metrics::globalRegistry, plugins.routing().publicModelIds());
+        GatewayMetrics metrics = new GatewayMetrics(GatewayMetrics::globalRegistry, plugins.routing().publicModelIds());
         // Records wait out a database outage in the queue; only what overflows it is lost.
         UsageDrops usageDrops = new UsageDrops(metrics);
         BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),

@@ -57,16 +57,13 @@ public final class ExchangeMetrics implements ExchangeListener {
         String endpoint = exchange.endpoint().label();
         metrics.completed(endpoint, exchange.model(), record.provider(), record.status(),
                 Math.max(0, waitedFor - exchange.startedNanos() - upstreamNanos), upstreamNanos,
-                tokens.promptTokens(), tokens.completionTokens());
-        if (record.charge().cost().amount().isPresent()) {
-            metrics.cost(endpoint, record.provider(), exchange.model(), record.charge().cost().amount().get());
-        }
+                tokens.promptTokens(), tokens.completionTokens(), record.charge().cost().amount().orElse(null));
         if (record.stream()) {
             metrics.streamFirstByte(record.provider(), record.firstByteNanos() - exchange.startedNanos());
         }
         for (ExchangeRecord.Billed billed : record.billed()) {
             if (billed.charge().cost().amount().isPresent()) {
-                metrics.cost(endpoint, billed.attempt().provider(), exchange.model(),
+                metrics.cost(endpoint, billed.attempt().provider(), exchange.model(), record.status(),
                         billed.charge().cost().amount().get());
             }
         }
