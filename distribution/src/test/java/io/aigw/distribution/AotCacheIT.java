@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** bin/gateway's AOT cache on a JDK 25+: only a run that ended well leaves one. */
 public final class AotCacheIT {
     private static final String MASTER = "sk-gw-aot-cache-test-0123456789";
-    private static final String RAISED_THRESHOLDS = "-XX:CompileThresholdScaling=4";
+    private static final String RAISED_THRESHOLDS = "-XX:CompileThresholdScaling=2";
     /** What the JVM says of itself: unified logging's levels, its AOT steps, the options it picked up. */
     private static final Pattern JVM_NOTE = Pattern.compile(
             "\\[(warning|error)\\]|\\[(aot|cds)\\b|AOTCache|AOTConfiguration|JAVA_TOOL_OPTIONS|Picked up");
