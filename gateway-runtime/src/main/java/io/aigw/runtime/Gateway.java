@@ -171,7 +171,8 @@ public final class Gateway implements AutoCloseable {
         Optional<String> generatedKey = masterKey.isEmpty() && !store.hasKeys()
                 ? Optional.of(new KeyIssuer(store).issue("admin", true, KeyPolicy.NONE).key()) : Optional.empty();
         StoredKeys keys = new StoredKeys(masterKey, store, config.keys().cacheTtl(), config.keys().outageTtl());
-        GatewayMetrics metrics = new GatewayMetrics(GatewayMetrics::globalRegistry, plugins.routing().publicModelIds());
+        GatewayMetrics metrics = new GatewayMetrics(GatewayMetrics.globalRegistry(),
+                plugins.routing().publicModelIds());
         // Records wait out a database outage in the queue; only what overflows it is lost.
         UsageDrops usageDrops = new UsageDrops(metrics);
         BatchWriter<UsageRecord> usage = new BatchWriter<>("usage records", config.usageQueue(),

@@ -21,7 +21,7 @@ public class GatewayMetricsBenchmark extends HotPathBenchmark {
 
     @Setup
     public void setUp() {
-        metrics = new GatewayMetrics(GatewayMetrics::globalRegistry, Set.of("openai/gpt-4o-mini"));
+        metrics = new GatewayMetrics(GatewayMetrics.globalRegistry(), Set.of("openai/gpt-4o-mini"));
     }
 
     @Benchmark
