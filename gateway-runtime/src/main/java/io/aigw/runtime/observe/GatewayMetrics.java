@@ -65,7 +65,7 @@ public final class GatewayMetrics implements ReloadListener {
     /** Meters by name and label values: building a meter per request costs more than the request. */
     private final Map<List<String>, Meter> meters = new ConcurrentHashMap<>();
     /** A request's meters, found with one lookup: the ones it counts in are known by how it ended. */
-    private final Map<AnswerKind, AnswerMeters> answers = new ConcurrentHashMap<>();
+    private final Map<AnswerMeters.Kind, AnswerMeters> answers = new ConcurrentHashMap<>();
     private volatile Timer overhead;
     private volatile MeterRegistry current;
 
@@ -142,7 +142,7 @@ public final class GatewayMetrics implements ReloadListener {
     public void completed(String endpoint, String model, String provider, int status, long overheadNanos,
                           long upstreamNanos, long promptTokens, long completionTokens, Usd cost) {
         String providerLabel = provider == null ? "none" : provider;
-        AnswerMeters answer = answerMeters(new AnswerKind(endpoint, providerLabel, modelLabel(model), status));
+        AnswerMeters answer = answerMeters(new AnswerMeters.Kind(endpoint, providerLabel, modelLabel(model), status));
         answer.requests().increment();
         overhead().record(overheadNanos, TimeUnit.NANOSECONDS);
         if (provider != null) {
@@ -164,7 +164,7 @@ public final class GatewayMetrics implements ReloadListener {
      * {@code gateway_cost_usd_total}: a provider that billed though another one answered.
      */
     public void cost(String endpoint, String provider, String model, int status, Usd usd) {
-        answerMeters(new AnswerKind(endpoint, provider, modelLabel(model), status)).cost(usd);
+        answerMeters(new AnswerMeters.Kind(endpoint, provider, modelLabel(model), status)).cost(usd);
     }
 
     /** Records how long a stream took to send its first byte to the caller. */
@@ -226,7 +226,7 @@ public final class GatewayMetrics implements ReloadListener {
     }
 
     /** A Prometheus histogram of durations in {@link #LATENCY_BUCKETS}, without client-side percentiles. */
-    private static Timer.Builder latencyTimer(String name, String description, List<Tag> tags) {
+    static Timer.Builder latencyTimer(String name, String description, List<Tag> tags) {
         return Timer.builder(name)
                 .description(description)
                 .tags(tags)
@@ -267,10 +267,10 @@ public final class GatewayMetrics implements ReloadListener {
         return now;
     }
 
-    private AnswerMeters answerMeters(AnswerKind kind) {
+    private AnswerMeters answerMeters(AnswerMeters.Kind kind) {
         registry();
         AnswerMeters found = answers.get(kind);
-        return found != null ? found : answers.computeIfAbsent(kind, AnswerMeters::new);
+        return found != null ? found : answers.computeIfAbsent(kind, ignored -> new AnswerMeters(kind, this::registry));
     }
 
     private Timer overhead() {
@@ -285,94 +285,5 @@ public final class GatewayMetrics implements ReloadListener {
 
     private String modelLabel(String model) {
         return knownModels.contains(model) ? model : OTHER;
-    }
-
-    /** How a request ended, as its labels say it: the key of its {@link AnswerMeters}. */
-    private record AnswerKind(String endpoint, String provider, String model, int status) {
-    }
-
-    /**
-     * The meters of one {@link AnswerKind}, each made on its first use, so that a series appears
-     * only once it has counted something (no {@code gateway_tokens_total} of 0 for embeddings'
-     * output, no cost of a free model). Two threads may both make a meter: the registry gives them
-     * the same one.
-     */
-    private final class AnswerMeters {
-        private final AnswerKind kind;
-        private volatile Counter requests;
-        private volatile Timer upstreamLatency;
-        private volatile Counter tokensIn;
-        private volatile Counter tokensOut;
-        private volatile Counter cost;
-
-        AnswerMeters(AnswerKind kind) {
-            this.kind = kind;
-        }
-
-        Counter requests() {
-            Counter counter = requests;
-            if (counter == null) {
-                counter = registry().getOrCreate(Counter.builder("gateway.requests")
-                        .description("Requests by endpoint, provider, model and status")
-                        .tags(List.of(Tag.create("endpoint", kind.endpoint), Tag.create("provider", kind.provider),
-                                Tag.create("model", kind.model), Tag.create("status", Integer.toString(kind.status)))));
-                requests = counter;
-            }
-            return counter;
-        }
-
-        Timer upstreamLatency() {
-            Timer timer = upstreamLatency;
-            if (timer == null) {
-                timer = registry().getOrCreate(latencyTimer("gateway.upstream.latency",
-                        "Time spent waiting on the upstream for an answer (stream: its headers)",
-                        List.of(Tag.create("provider", kind.provider))));
-                upstreamLatency = timer;
-            }
-            return timer;
-        }
-
-        Counter tokensIn() {
-            Counter counter = tokensIn;
-            if (counter == null) {
-                counter = tokens("in");
-                tokensIn = counter;
-            }
-            return counter;
-        }
-
-        Counter tokensOut() {
-            Counter counter = tokensOut;
-            if (counter == null) {
-                counter = tokens("out");
-                tokensOut = counter;
-            }
-            return counter;
-        }
-
-        private Counter tokens(String direction) {
-            return registry().getOrCreate(Counter.builder("gateway.tokens")
-                    .description("Tokens the upstreams reported, in (prompt) and out (completion)")
-                    .tags(List.of(Tag.create("endpoint", kind.endpoint), Tag.create("provider", kind.provider),
-                            Tag.create("model", kind.model), Tag.create("direction", direction))));
-        }
-
-        /**
-         * Helidon's counter counts whole numbers, so the dollars go to the Micrometer counter behind
-         * it, whose double is fine for a rate on a dashboard; the usage report sums exact nano-dollars.
-         */
-        void cost(Usd usd) {
-            Counter counter = cost;
-            if (counter == null) {
-                counter = registry().getOrCreate(Counter.builder("gateway.cost.usd")
-                        .description("What requests cost, in US dollars: reported by the upstream, priced or estimated")
-                        .tags(List.of(Tag.create("endpoint", kind.endpoint), Tag.create("provider", kind.provider),
-                                Tag.create("model", kind.model))));
-                cost = counter;
-            }
-            if (counter.unwrap(Object.class) instanceof io.micrometer.core.instrument.Counter dollars) {
-                dollars.increment(usd.approximateDollars());
-            }
-        }
     }
 }
