@@ -26,9 +26,9 @@ import java.time.Duration;
 final class CallerSocket extends ForwardingSocket {
     private static final System.Logger LOG = System.getLogger(CallerSocket.class.getName());
     private static final byte[] HTTP2_PREFACE = "PRI * HTTP/2.0".getBytes(StandardCharsets.US_ASCII);
-    /** nginx's {@code lingering_timeout} and {@code lingering_time}. */
     /** How long a connection in the reserve may wait for its first request: a health check sends at once. */
     private static final Duration RESERVE_FIRST = Duration.ofSeconds(1);
+    /** nginx's {@code lingering_timeout} and {@code lingering_time}. */
     private static final Duration LINGER_QUIET = Duration.ofSeconds(2);
     private static final Duration LINGER_MAX = Duration.ofSeconds(30);
 
@@ -148,11 +148,6 @@ final class CallerSocket extends ForwardingSocket {
         }
         return bytes;
     }
-
-
-
-
-
 
     /**
      * A write to the caller begins: unless the caller takes it within {@code gateway.timeouts.caller-send},
