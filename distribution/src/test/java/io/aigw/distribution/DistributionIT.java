@@ -513,7 +513,8 @@ public final class DistributionIT {
      * connection's thread slow. Each named method and class is in the runtime (a rename in a
      * Helidon or gateway upgrade would otherwise turn the option off without a word), the shipped
      * JVM gets the option (the cap from JDK 22 on), and the JVM does not echo it on stdout, where
-     * the access log goes.
+     * the access log goes. The loop's options stay when the operator's own JVM options replace the
+     * shipped ones.
      */
     @Test
     void theMethodsTheLauncherNamesToTheJitAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
@@ -542,6 +543,16 @@ public final class DistributionIT {
             String commandLine = gateway.jdkTool("jcmd", "VM.command_line");
             sinceJdk.forEach((option, since) -> assertEquals(jdk >= since, commandLine.contains(option), option
                     + " on JDK " + jdk + ": " + commandLine));
+            assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
+        }
+
+        // An operator's own options replace the heap's and the inlining's, not the connection loop's.
+        var operatorsOptions = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-Xmx256m");
+        try (GatewayProcess gateway = GatewayProcess.start(home, operatorsOptions)) {
+            assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
+            String commandLine = gateway.jdkTool("jcmd", "VM.command_line");
+            sinceJdk.keySet().forEach(option -> assertEquals(option.contains("Http1Connection"),
+                    commandLine.contains(option), option + ": " + commandLine));
             assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
         }
     }
