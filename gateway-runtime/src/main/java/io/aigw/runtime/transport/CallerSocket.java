@@ -77,7 +77,7 @@ final class CallerSocket extends ForwardingSocket {
         super(socket);
         this.helidonsReader = helidonsReader;
         this.timeouts = timeouts;
-        this.tickNanos = timeouts.tick().toNanos();
+        this.tickNanos = timeouts.tickNanos();
         this.pace = new BodyPace(timeouts);
     }
 

@@ -61,8 +61,11 @@ public record CallerTimeouts(Duration headers, Duration body, Duration keepAlive
                 settings.getDuration("gateway.timeouts.caller-send", DEFAULTS.send()));
     }
 
-    /** How often overdue reads and writes are looked for: a tenth of the shortest timeout, within 10 ms and 1 s. */
-    Duration tick() {
+    /**
+     * How often overdue reads and writes are looked for, in nanoseconds: a tenth of the shortest
+     * timeout, within 10 ms and 1 s.
+     */
+    long tickNanos() {
         Duration shortest = headers;
         if (body.compareTo(shortest) < 0) {
             shortest = body;
@@ -73,7 +76,11 @@ public record CallerTimeouts(Duration headers, Duration body, Duration keepAlive
         if (send.compareTo(shortest) < 0) {
             shortest = send;
         }
-        Duration tenth = shortest.dividedBy(10);
-        return tenth.compareTo(MIN_TICK) < 0 ? MIN_TICK : tenth.compareTo(MAX_TICK) > 0 ? MAX_TICK : tenth;
+        // Divided as nanoseconds: Duration.dividedBy divides in BigDecimal, and this runs once a
+        // connection, before its first read. The comparison keeps toNanos() from overflowing.
+        if (shortest.compareTo(MAX_TICK.multipliedBy(10)) >= 0) {
+            return MAX_TICK.toNanos();
+        }
+        return Math.max(MIN_TICK.toNanos(), shortest.toNanos() / 10);
     }
 }

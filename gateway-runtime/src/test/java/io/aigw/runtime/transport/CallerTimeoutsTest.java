@@ -138,6 +138,21 @@ final class CallerTimeoutsTest {
                 Map.of("GATEWAY_TIMEOUTS_CALLER_SEND", "5s"))).send());
     }
 
+    @Test
+    void overdueConnectionsAreLookedForATenthOfTheShortestTimeoutApartWithinTenMillisecondsAndOneSecond() {
+        assertEquals(TimeUnit.SECONDS.toNanos(1), CallerTimeouts.DEFAULTS.tickNanos());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(200), timeouts(Duration.ofSeconds(2)).tickNanos());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(10), timeouts(Duration.ofMillis(20)).tickNanos());
+        // A timeout of centuries, past what a long holds in nanoseconds, still gives a tick.
+        assertEquals(TimeUnit.SECONDS.toNanos(1), timeouts(Duration.ofDays(365L * 1000)).tickNanos());
+    }
+
+    /** The defaults with every timeout {@code shortest} or longer; the send timeout is {@code shortest}. */
+    private static CallerTimeouts timeouts(Duration shortest) {
+        Duration longer = shortest.plusSeconds(1);
+        return new CallerTimeouts(longer, longer, longer, 500, Duration.ofSeconds(20), shortest);
+    }
+
     private static String post(int length) {
         return "POST /api/v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH
                 + "Content-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n";
