@@ -147,7 +147,7 @@ final class CallerTimeoutsTest {
         assertEquals(TimeUnit.SECONDS.toNanos(1), timeouts(Duration.ofDays(365L * 1000)).tickNanos());
     }
 
-    /** The defaults with every timeout {@code shortest} or longer; the send timeout is {@code shortest}. */
+    /** Timeouts whose shortest is the send timeout, {@code shortest}; the others are a second longer. */
     private static CallerTimeouts timeouts(Duration shortest) {
         Duration longer = shortest.plusSeconds(1);
         return new CallerTimeouts(longer, longer, longer, 500, Duration.ofSeconds(20), shortest);
