@@ -17,6 +17,7 @@ import java.util.Optional;
 public final class MasterKey implements WorkspaceKeys {
     /** The id logs and usage records show for this key; never the key itself. */
     public static final String ID = "master";
+    private static final Caller CALLER = new Caller(ID, true, KeyPolicy.NONE, ID);
 
     private static final MessageDigest SHA_256 = sha256Digest();
 
@@ -52,13 +53,21 @@ public final class MasterKey implements WorkspaceKeys {
 
     @Override
     public Optional<Caller> authenticate(String presentedKey) {
-        return MessageDigest.isEqual(hash, sha256(presentedKey)) ? Optional.of(new Caller(ID, true, KeyPolicy.NONE, ID))
-                : Optional.empty();
+        return authenticateHashed(sha256(presentedKey));
+    }
+
+    /** As {@link #authenticate}, given the presented key's {@link #sha256}: a caller needing it hashes once. */
+    Optional<Caller> authenticateHashed(byte[] presentedHash) {
+        return MessageDigest.isEqual(hash, presentedHash) ? Optional.of(CALLER) : Optional.empty();
     }
 
     /** The SHA-256 of a key in hex, as the store keeps it. */
     public static String hashHex(String key) {
-        return HexFormat.of().formatHex(sha256(key));
+        return hex(sha256(key));
+    }
+
+    static String hex(byte[] hash) {
+        return HexFormat.of().formatHex(hash);
     }
 
     static byte[] sha256(String text) {

@@ -62,11 +62,12 @@ public final class StoredKeys implements WorkspaceKeys {
 
     /** @param request the request's context, or null for a lookup no request waits on */
     private Optional<Caller> lookUp(String presentedKey, Context request) {
-        Optional<Caller> caller = master.flatMap(key -> key.authenticate(presentedKey));
+        byte[] presentedHash = MasterKey.sha256(presentedKey);
+        Optional<Caller> caller = master.flatMap(key -> key.authenticateHashed(presentedHash));
         if (caller.isPresent()) {
             return caller;
         }
-        String hash = MasterKey.hashHex(presentedKey);
+        String hash = MasterKey.hex(presentedHash);
         long now = System.nanoTime();
         // Read before the store is asked: a lookup racing a revocation on this replica then
         // caches its (possibly pre-revocation) answer under the old generation, which the next

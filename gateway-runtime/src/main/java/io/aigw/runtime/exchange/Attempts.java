@@ -90,7 +90,10 @@ final class Attempts {
      * none is left: then the last failure is the route's.
      */
     private CallOutcome onKeys(Exchange exchange, Route route, CallerSide caller, List<Attempt> tried) {
-        String session = exchange.context().get(Session.class).map(Session::id).orElse(null);
+        // A session only picks among keys. Not looked for otherwise: a lookup that finds none walks
+        // every parent context, each under its lock.
+        String session = route.provider().keys().size() < 2 ? null
+                : exchange.context().get(Session.class).map(Session::id).orElse(null);
         Set<String> keysTried = new HashSet<>(4);
         CallOutcome last = null;
         while (true) {
