@@ -143,12 +143,13 @@ migrate_database() {
 
 # launch_gateway PORT UPSTREAM_PORT DATABASE_URL KEY: bin/gateway on PROXY_CPU, so the JVM sizes
 # itself for the one CPU it gets, with its shipped settings but for where the OpenAI provider
-# points; stdout (the access log) goes to $work/gateway.log. Sets GATEWAY_PID; does not wait.
+# points; stdout (the access log) goes to $GATEWAY_LOG ($work/gateway.log unless set: gateways up
+# at once each need their own). Sets GATEWAY_PID; does not wait.
 launch_gateway() {
     need_port "$1" GATEWAY_PORT
     GATEWAY_PORT=$1 OPENAI_BASE_URL=http://127.0.0.1:$2/v1 OPENAI_API_KEY=sk-aigw-bench \
         GATEWAY_DATABASE_URL=$3 GATEWAY_MASTER_KEY=$4 \
-        taskset -c "$PROXY_CPU" "$GATEWAY_HOME/bin/gateway" > "$work/gateway.log" 2>&1 &
+        taskset -c "$PROXY_CPU" "$GATEWAY_HOME/bin/gateway" > "${GATEWAY_LOG:-$work/gateway.log}" 2>&1 &
     GATEWAY_PID=$!
     started+=("$GATEWAY_PID")
 }
@@ -157,7 +158,7 @@ launch_gateway() {
 start_gateway() {
     launch_gateway "$@"
     wait_ready "http://127.0.0.1:$1/observe/health/ready" "$GATEWAY_PID" \
-        || { cat "$work/gateway.log" >&2; die "the gateway did not become ready"; }
+        || { cat "${GATEWAY_LOG:-$work/gateway.log}" >&2; die "the gateway did not become ready"; }
 }
 
 # retire PID: stops one of the processes started here (and waits for it: a gateway writes its AOT

@@ -11,12 +11,25 @@
 # Each HOME an unpacked distribution. Per round, each build in turn (the order reversed every other
 # round): started on PROXY_CPU with the shipped options, warmed up WARMUP_S at CONNECTIONS, then
 # its CPU time (utime + stime of the process, /proc/PID/stat) read around DURATION_S of load.
-# Settings (environment): ROUNDS (3), CONNECTIONS (32), WARMUP_S (15), DURATION_S (20), and the
-# harness's ports and CPUs. Prints one line per run and the medians.
+# TOGETHER=1 runs the builds at once instead: all on PROXY_CPU, each under its own wrk, warmed up
+# and measured over the same seconds. The machine's speed, which on a shared host moves by a fifth
+# from one minute to the next, then moves every build's figures alike, and each round's ratio to
+# the first build holds within a few percent where one build after the other spreads by a fifth
+# (issue 50). Each build gets about its share of the one CPU, so its compilers and warm-up run
+# slower than alone: give it a longer WARMUP_S. It measures cost, not latency: ab.sh stays the
+# check of p50, p99 and a stream's first byte.
+# Settings (environment): ROUNDS (3), CONNECTIONS (32), WARMUP_S (15; 30 with TOGETHER),
+# DURATION_S (20), TOGETHER, and the harness's ports and CPUs (with TOGETHER the builds take
+# GATEWAY_PORT and the ports after it). Prints one line per run, the medians and, with two builds
+# or more, each build's ratio to the first per round.
 set -euo pipefail
 source "$(dirname "$0")/../harness/lib.sh"
 [ $# -ge 1 ] || die "usage: ${0##*/} HOME [HOME...] (unpacked distributions)"
-ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-32} WARMUP_S=${WARMUP_S:-15} DURATION_S=${DURATION_S:-20}
+TOGETHER=${TOGETHER:-}
+ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-32} DURATION_S=${DURATION_S:-20}
+default_warmup=15
+[ -z "$TOGETHER" ] || default_warmup=30
+WARMUP_S=${WARMUP_S:-$default_warmup}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080} GATEWAY_PORT=${GATEWAY_PORT:-18180}
 KEY=sk-gw-bench-0123456789abcdef
 ticks=$(getconf CLK_TCK)
@@ -47,6 +60,40 @@ cpu_ticks() {
     echo "$total"
 }
 
+# measure HOME... (in that order): the builds started, warmed up and measured at once, each on a
+# port of its own; one result line a build.
+measure() {
+    local i pids=() urls=() before=() after=() loads=() requests errors us
+    for i in $(seq 0 $(($# - 1))); do
+        GATEWAY_HOME=${*:i+1:1} GATEWAY_LOG=$work/gateway-$i.log
+        database=jdbc:sqlite:$work/db-$round-$i-$RANDOM.db
+        migrate_database "$database"
+        start_gateway $((GATEWAY_PORT + i)) "$UPSTREAM_PORT" "$database" "$KEY"
+        pids+=("$GATEWAY_PID")
+        urls+=("http://127.0.0.1:$((GATEWAY_PORT + i))/api/v1/chat/completions")
+    done
+    for i in "${!urls[@]}"; do
+        run_wrk "${urls[i]}" "$WARMUP_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/warm-$i.json" &
+        loads+=($!)
+    done
+    wait "${loads[@]}"
+    loads=()
+    for i in "${!pids[@]}"; do before+=("$(cpu_ticks "${pids[i]}")"); done
+    for i in "${!urls[@]}"; do
+        run_wrk "${urls[i]}" "$DURATION_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/wrk-$i.json" &
+        loads+=($!)
+    done
+    wait "${loads[@]}"
+    for i in "${!pids[@]}"; do after+=("$(cpu_ticks "${pids[i]}")"); done
+    for i in "${!pids[@]}"; do
+        retire "${pids[i]}"
+        requests=$(jq .requests "$work/wrk-$i.json")
+        errors=$(jq '.non_2xx + .socket_errors' "$work/wrk-$i.json")
+        us=$(awk -v t=$((after[i] - before[i])) -v hz="$ticks" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
+        echo "${*:i+1:1} $round $us $(jq .rps "$work/wrk-$i.json") $errors" | tee -a "$work/results.txt" >&2
+    done
+}
+
 start_upstream "$UPSTREAM_PORT" 10
 : > "$work/results.txt"
 for round in $(seq "$ROUNDS"); do
@@ -55,22 +102,11 @@ for round in $(seq "$ROUNDS"); do
         order=()
         for ((i = ${#homes[@]} - 1; i >= 0; i--)); do order+=("${homes[i]}"); done
     fi
-    for home in "${order[@]}"; do
-        GATEWAY_HOME=$home
-        database=jdbc:sqlite:$work/db-$round-$RANDOM.db
-        migrate_database "$database"
-        start_gateway "$GATEWAY_PORT" "$UPSTREAM_PORT" "$database" "$KEY"
-        url=http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions
-        run_wrk "$url" "$WARMUP_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/warm.json"
-        before=$(cpu_ticks "$GATEWAY_PID")
-        run_wrk "$url" "$DURATION_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/wrk.json"
-        after=$(cpu_ticks "$GATEWAY_PID")
-        retire "$GATEWAY_PID"
-        requests=$(jq .requests "$work/wrk.json")
-        errors=$(jq '.non_2xx + .socket_errors' "$work/wrk.json")
-        us=$(awk -v t=$((after - before)) -v hz="$ticks" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
-        echo "$home $round $us $(jq .rps "$work/wrk.json") $errors" | tee -a "$work/results.txt" >&2
-    done
+    if [ -n "$TOGETHER" ]; then
+        measure "${order[@]}"
+    else
+        for home in "${order[@]}"; do measure "$home"; done
+    fi
 done
 echo "| build | CPU µs per request (median of $ROUNDS) | each round | req/s (median) | errors |"
 echo "| --- | --- | --- | --- | --- |"
@@ -83,3 +119,20 @@ for home in "${homes[@]}"; do
             printf "| %s | %.1f | %s | %.0f | %d |\n", h, m, all, r, err
         }' "$work/results.txt"
 done
+# Each build's ratio to the first, round by round (runs of one round compared with each other).
+if [ ${#homes[@]} -gt 1 ]; then
+    echo
+    echo "| build | CPU µs a request / first build's, median (min-max) | req/s / first build's, median (min-max) |"
+    echo "| --- | --- | --- |"
+    for home in "${homes[@]:1}"; do
+        awk -v a="${homes[0]}" -v b="$home" '
+            $1 == a { ua[$2] = $3; ra[$2] = $4 } $1 == b { ub[$2] = $3; rb[$2] = $4 }
+            function median(v, n) { asort(v); return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+            END {
+                for (r in ub) if (r in ua && ua[r] > 0 && ra[r] > 0) { n++; cu[n] = ub[r] / ua[r]; cr[n] = rb[r] / ra[r] }
+                if (!n) exit
+                asort(cu); asort(cr)
+                printf "| %s | %.3f (%.3f-%.3f) | %.3f (%.3f-%.3f) |\n", b, median(cu, n), cu[1], cu[n], median(cr, n), cr[1], cr[n]
+            }' "$work/results.txt"
+    done
+fi
