@@ -90,12 +90,12 @@ public final class RequestObserver implements Filter, ExchangeListener {
     private static AccessLog.Entry entry(RoutingRequest request, RoutingResponse response, ObservedRequest observed,
                                          long started) {
         long now = System.nanoTime();
-        String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse(null);
         Optional<ExchangeRecord> exchange = observed.exchange();
         String requestId = observed.id();
         String traceId = observed.traceId();
         if (exchange.isEmpty()) {
-            // A request refused before its exchange: its endpoint when it got as far as one.
+            // A request refused before its exchange: its key and endpoint when it got as far as them.
+            String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse(null);
             String endpoint = request.context().get(Endpoint.class).map(Endpoint::label).orElse(null);
             return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                     request.prologue().uriPath().path(), endpoint, response.status().code(), (now - started) / 1000,
@@ -109,7 +109,7 @@ public final class RequestObserver implements Filter, ExchangeListener {
         int status = record.status() > 0 ? record.status() : response.status().code();
         return new AccessLog.Entry(Instant.now(), requestId, request.prologue().method().text(),
                 request.prologue().uriPath().path(), record.exchange().endpoint().label(), status,
-                (now - started) / 1000, keyId,
+                (now - started) / 1000, record.exchange().caller().keyId(),
                 record.exchange().model(), record.provider(), record.upstreamModel(), record.stream(),
                 record.fallbacks(), record.firstByteNanos() > 0 ? (record.firstByteNanos() - started) / 1000 : -1,
                 usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), charge.cost(), traceId,

@@ -15,16 +15,23 @@ import java.time.Instant;
  */
 public final class UsageRecords implements ExchangeListener {
     private final BatchWriter<UsageRecord> usage;
+    private final boolean traced;
 
-    public UsageRecords(BatchWriter<UsageRecord> usage) {
+    /**
+     * @param traced whether tracing is on: off, no request has a trace id, and looking for one in the
+     *               request's context (under its lock, each request) would only find none
+     */
+    public UsageRecords(BatchWriter<UsageRecord> usage, boolean traced) {
         this.usage = usage;
+        this.traced = traced;
     }
 
     @Override
     public void exchangeEnded(ExchangeRecord record) {
         Exchange exchange = record.exchange();
         String keyId = exchange.caller().keyId();
-        String traceId = exchange.context().get(ObservedRequest.class).map(ObservedRequest::traceId).orElse(null);
+        String traceId = traced
+                ? exchange.context().get(ObservedRequest.class).map(ObservedRequest::traceId).orElse(null) : null;
         for (ExchangeRecord.Billed billed : record.billed()) {
             Attempt attempt = billed.attempt();
             TokenUsage tokens = billed.charge().tokens();
