@@ -194,7 +194,7 @@ public final class Gateway implements AutoCloseable {
         // Off, tracing builds nothing: no filter, no listener on the path.
         Optional<Tracing> tracing = Tracing.start(tracingSettings, metrics::spansDropped);
         List<ExchangeListener> listeners = new ArrayList<>(List.of(new ExchangeMetrics(metrics),
-                new UsageRecords(usage, tracing.isPresent()), requests));
+                new UsageRecords(usage, tracing.isPresent())));
         tracing.ifPresent(on -> listeners.add(on.listener()));
         Optional<RecentExchanges> recent = Optional.of(new RecentExchanges(500)).filter(ring -> consoleOn);
         recent.ifPresent(listeners::add);

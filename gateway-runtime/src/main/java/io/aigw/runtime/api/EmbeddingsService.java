@@ -40,8 +40,7 @@ public final class EmbeddingsService implements HttpService {
                     + " (GET /api/v1/models lists each model's kind).");
         }
         BodySession.register(request, embeddings.session());
-        dispatcher.dispatch(new Exchange(Endpoint.EMBEDDINGS, RequestContext.requestId(request),
-                RequestContext.caller(request), embeddings.model(), 0, body, embeddings, started, request.context()),
-                response);
+        dispatcher.dispatch(RequestContext.exchange(Endpoint.EMBEDDINGS, request, RequestContext.caller(request),
+                embeddings.model(), 0, body, embeddings, started), response);
     }
 }

@@ -2,7 +2,6 @@ package io.aigw.runtime.api;
 
 import io.aigw.runtime.exchange.Dispatcher;
 import io.aigw.runtime.exchange.Endpoint;
-import io.aigw.runtime.exchange.Exchange;
 import io.aigw.runtime.transport.HeaderSyntax;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
@@ -47,16 +46,15 @@ public final class MessagesService implements HttpService {
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {
         MessagesRequest messages = MessagesRequest.parse(body).withHeaders(anthropicHeaders(request));
         BodySession.register(request, messages.session());
-        dispatcher.dispatch(new Exchange(Endpoint.MESSAGES, RequestContext.requestId(request),
-                RequestContext.caller(request), messages.model(), messages.maxTokens(), body, messages, started,
-                request.context()), response);
+        dispatcher.dispatch(RequestContext.exchange(Endpoint.MESSAGES, request, RequestContext.caller(request),
+                messages.model(), messages.maxTokens(), body, messages, started), response);
     }
 
     private void count(ServerRequest request, ServerResponse response, byte[] body, long started) {
         MessagesRequest count = MessagesRequest.parseCount(body).withHeaders(anthropicHeaders(request));
         BodySession.register(request, count.session());
-        dispatcher.dispatch(new Exchange(Endpoint.COUNT_TOKENS, RequestContext.requestId(request),
-                RequestContext.caller(request), count.model(), 0, body, count, started, request.context()), response);
+        dispatcher.dispatch(RequestContext.exchange(Endpoint.COUNT_TOKENS, request, RequestContext.caller(request),
+                count.model(), 0, body, count, started), response);
     }
 
     /**

@@ -61,9 +61,8 @@ public final class ResponsesService implements HttpService {
                 new ResponseOwner(id, caller.keyId(), route.provider().name(), upstreamKey, Instant.now())));
         responses.previousResponseId().ifPresent(previous -> refuseIfAnotherKeys(previous, caller));
         BodySession.register(request, responses.session());
-        dispatcher.dispatch(new Exchange(Endpoint.RESPONSES, RequestContext.requestId(request), caller,
-                responses.model(), responses.maxOutputTokens(), body, responses, started, request.context()),
-                response);
+        dispatcher.dispatch(RequestContext.exchange(Endpoint.RESPONSES, request, caller, responses.model(),
+                responses.maxOutputTokens(), body, responses, started), response);
     }
 
     /**

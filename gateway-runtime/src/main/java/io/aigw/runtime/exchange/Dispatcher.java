@@ -124,8 +124,10 @@ public final class Dispatcher {
             routes.release();
             long firstByte = tried.isEmpty() || tried.get(tried.size() - 1).firstByteNanos() < 0 ? failureSentAt
                     : tried.get(tried.size() - 1).firstByteNanos();
-            listener.exchangeEnded(Settlement.settle(exchange, tried, status, firstByte, limits, held, prices,
-                    refusedBy));
+            ExchangeRecord record = Settlement.settle(exchange, tried, status, firstByte, limits, held, prices,
+                    refusedBy);
+            listener.exchangeEnded(record);
+            exchange.requestEnd().exchangeEnded(record);
         }
     }
 

@@ -16,10 +16,13 @@ import io.helidon.common.context.Context;
  * @param request         the body for each route it may be sent along
  * @param startedNanos    {@link System#nanoTime()} when the request came, before its body was read
  * @param context         the HTTP request's context, where a listener may leave what it keeps of the
- *                        exchange for the request's own end (the access log's line)
+ *                        exchange for the request's own end
+ * @param requestEnd      told how the exchange ended, after the gateway's listeners: the request's own
+ *                        end (its access log line) keeps it, without a lookup in the context
  */
 public record Exchange(Endpoint endpoint, String requestId, Caller caller, String model, long maxOutputTokens,
-                       byte[] body, UpstreamRequest request, long startedNanos, Context context) {
+                       byte[] body, UpstreamRequest request, long startedNanos, Context context,
+                       ExchangeListener requestEnd) {
 
     /** Whether the caller asked for a stream of server-sent events. */
     public boolean stream() {

@@ -1,5 +1,6 @@
 package io.aigw.runtime.observe;
 
+import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.exchange.ExchangeRecord;
 import java.util.Optional;
 
@@ -10,13 +11,18 @@ import java.util.Optional;
  * learn: a type no one registered (a trace, with tracing off) is looked for in every parent
  * context, each under a lock, and each registration takes the context's write lock.
  */
-public final class ObservedRequest {
+public final class ObservedRequest implements ExchangeListener {
     private final String id;
     private volatile String traceId;
     private volatile ExchangeRecord exchange;
 
     ObservedRequest(String id) {
         this.id = id;
+    }
+
+    /** A request no {@link RequestObserver} saw (an endpoint served without the gateway's filters): id "none". */
+    public static ObservedRequest unobserved() {
+        return new ObservedRequest("none");
     }
 
     /** The request's id, returned in {@code X-Request-Id}. */
@@ -39,7 +45,9 @@ public final class ObservedRequest {
         return Optional.ofNullable(exchange);
     }
 
-    void exchangeEnded(ExchangeRecord record) {
+    /** Keeps what became of the request's exchange, for its access log line. */
+    @Override
+    public void exchangeEnded(ExchangeRecord record) {
         this.exchange = record;
     }
 }

@@ -3,7 +3,6 @@ package io.aigw.runtime.observe;
 import io.aigw.runtime.auth.Caller;
 import io.aigw.runtime.error.ErrorShape;
 import io.aigw.runtime.exchange.Endpoint;
-import io.aigw.runtime.exchange.ExchangeListener;
 import io.aigw.runtime.exchange.ExchangeRecord;
 import io.aigw.runtime.metering.Charge;
 import io.aigw.runtime.metering.TokenUsage;
@@ -25,10 +24,10 @@ import java.util.concurrent.TimeoutException;
 /**
  * The outermost filter: gives every request an id (the caller's {@code X-Request-Id} when it is
  * sane, else a new one), returns it (on the Anthropic surface also as {@code request-id}, where
- * Anthropic's SDKs read it), and writes the request's access log line when it is done. As
- * an {@link ExchangeListener} it keeps an exchange's record on its {@link ObservedRequest}, for that line.
+ * Anthropic's SDKs read it), and writes the request's access log line when it is done, from what
+ * its {@link ObservedRequest} kept of the request's exchange.
  */
-public final class RequestObserver implements Filter, ExchangeListener {
+public final class RequestObserver implements Filter {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final HeaderName ANTHROPIC_REQUEST_ID = HeaderNames.create("request-id");
     private static final int MAX_ID_LENGTH = 128;
@@ -52,14 +51,6 @@ public final class RequestObserver implements Filter, ExchangeListener {
             Thread.currentThread().interrupt();
         } catch (TimeoutException e) {
             // The grace period is over; what is still running is cut short.
-        }
-    }
-
-    @Override
-    public void exchangeEnded(ExchangeRecord record) {
-        if (accessLog.isPresent()) {
-            record.exchange().context().get(ObservedRequest.class)
-                    .ifPresent(observed -> observed.exchangeEnded(record));
         }
     }
 
