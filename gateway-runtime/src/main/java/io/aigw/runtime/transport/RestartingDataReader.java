@@ -21,6 +21,13 @@ import java.util.function.Supplier;
 final class RestartingDataReader extends DataReader {
     private final Supplier<byte[]> socket;
     private DataReader current;
+    /**
+     * Bytes the current reader is known to hold unread, at least: each use finds out whether it holds
+     * none only when this is 0, as its count walks its chain (a micro-second a request, looked at
+     * before each of the parser's dozens of calls). Counted down before each call by what the call
+     * will consume, so it never overstates; a call that consumes an unknown amount sets it to 0.
+     */
+    private int knownUnread;
     private Consumer<DataReader> listener = reader -> { };
     private int restarts;
     private final ChunkLines chunkLines = new ChunkLines();
@@ -34,12 +41,30 @@ final class RestartingDataReader extends DataReader {
 
     /** The reader to use now: a new one when the current one holds nothing unread. */
     private DataReader current() {
-        if (current.available() == 0) {
+        if (knownUnread > 0) {
+            return current;
+        }
+        knownUnread = current.available();
+        if (knownUnread == 0) {
             current = DataReader.create(socket);
             listener.accept(current);
             restarts++;
         }
         return current;
+    }
+
+    /** The current reader, about to consume {@code length} bytes. */
+    private DataReader consuming(int length) {
+        DataReader reader = current();
+        knownUnread = Math.max(0, knownUnread - length);
+        return reader;
+    }
+
+    /** The current reader, about to consume as much as it will. */
+    private DataReader consumingAll() {
+        DataReader reader = current();
+        knownUnread = 0;
+        return reader;
     }
 
     /** How many times a new reader was started. */
@@ -59,7 +84,7 @@ final class RestartingDataReader extends DataReader {
 
     @Override
     public void skip(int lenToSkip) {
-        current().skip(lenToSkip);
+        consuming(lenToSkip).skip(lenToSkip);
     }
 
     @Override
@@ -69,7 +94,7 @@ final class RestartingDataReader extends DataReader {
 
     @Override
     public byte read() {
-        return current().read();
+        return consuming(1).read();
     }
 
     @Override
@@ -89,12 +114,12 @@ final class RestartingDataReader extends DataReader {
 
     @Override
     public BufferData readBuffer() {
-        return current().readBuffer();
+        return consumingAll().readBuffer();
     }
 
     @Override
     public BufferData readBuffer(int length) {
-        return current().readBuffer(length);
+        return consuming(length).readBuffer(length);
     }
 
     @Override
@@ -104,23 +129,23 @@ final class RestartingDataReader extends DataReader {
 
     @Override
     public LazyString readLazyString(Charset charset, int len) {
-        return current().readLazyString(charset, len);
+        return consuming(len).readLazyString(charset, len);
     }
 
     @Override
     public String readAsciiString(int len) {
-        return current().readAsciiString(len);
+        return consuming(len).readAsciiString(len);
     }
 
     @Override
     public byte[] readBytes(int len) {
-        return current().readBytes(len);
+        return consuming(len).readBytes(len);
     }
 
     /** Only Helidon's reading of a chunked body asks for lines: see {@link ChunkLines}. */
     @Override
     public String readLine() throws IncorrectNewLineException {
-        return chunkLines.next(current());
+        return chunkLines.next(consumingAll());
     }
 
     @Override
