@@ -77,13 +77,14 @@ jq -n --arg a "$a_home" --arg b "$b_home" --argjson rounds "$ROUNDS" --arg time 
     def r3: if . == null then null else . * 1000 | round / 1000 end;
     def figures: .rows.gateway as $g | {
         rps_32: ($g.load | map(select(.connections == 32)) | first.rps),
+        jit_ms_32: ($g.load | map(select(.connections == 32)) | first.jit_ms),
         p50_ms_1: $g.one_connection.p50_ms, p99_ms_1: $g.one_connection.p99_ms,
         stream_ttfb_ms: $g.stream.ttfb_ms, peak_rss_mb: (($g.rss_peak_kb // 0) / 1024 | r3)};
     [inputs | {build: (input_filename | capture("/(?<b>[AB])-(?<r>[0-9]+)\\.json$")), f: figures}] as $runs |
     ($runs | map(select(.build.b == "A"))) as $A | ($runs | map(select(.build.b == "B"))) as $B |
     {time: $time, a: $a, b: $b, rounds: $rounds,
      runs: ($runs | map({build: .build.b, round: (.build.r | tonumber)} + .f)),
-     figures: (["rps_32", "p50_ms_1", "p99_ms_1", "stream_ttfb_ms", "peak_rss_mb"] | map(. as $k |
+     figures: (["rps_32", "jit_ms_32", "p50_ms_1", "p99_ms_1", "stream_ttfb_ms", "peak_rss_mb"] | map(. as $k |
         [range(1; $rounds + 1) as $i | ($A | map(select(.build.r == ($i | tostring))) | first.f[$k]) as $x |
             ($B | map(select(.build.r == ($i | tostring))) | first.f[$k]) as $y |
             if $x == null or $y == null or $x == 0 then empty else $y / $x end] as $ratios |

@@ -60,7 +60,7 @@ mkdir -p "$work/rows" "$(dirname "$RESULT_FILE")"
 measure() {
     local name=$1 url=$2 model=$3 key=$4 pid=$5
     shift 5
-    local out=$work/rows/$name.json check connections status first all whole _
+    local out=$work/rows/$name.json check connections status first all whole jit_before jit_ms _
     log "$name: $url"
     read -r check _ < <(chat_request false "$url" "$model" "$key" "$work/check.out" "$@")
     if [ "$check" != 200 ] || ! grep -q '"chat.completion"' "$work/check.out"; then
@@ -72,8 +72,11 @@ measure() {
     local rss_idle=${pid:+$(rss_kb "$pid" VmRSS)}
     run_wrk "$url" "$WARMUP_S" "$largest" "$model" "$key" "$work/warm-up.json" "$@"
     for connections in $CONNECTIONS; do
+        jit_before=${pid:+$(jit_ns "$pid")}
         run_wrk "$url" "$DURATION_S" "$connections" "$model" "$key" "$work/wrk.json" "$@"
-        jq --argjson c "$connections" '{connections: $c} + .' "$work/wrk.json" > "$work/step-$connections.json"
+        jit_ms=${pid:+$(( ($(jit_ns "$pid") - jit_before) / 1000000 ))}
+        jq --argjson c "$connections" --arg jit "$jit_ms" '{connections: $c, jit_ms: ($jit | tonumber? // null)} + .' \
+            "$work/wrk.json" > "$work/step-$connections.json"
         log "$name, $connections connections: $(jq -c '{rps, p50_ms, p99_ms, non_2xx, socket_errors}' "$work/wrk.json")"
     done
     # One connection again, each request timed on its own, after the largest step as wrk's
@@ -108,6 +111,13 @@ measure() {
                   ttfb_ms: ($answered | map(.[1] | tonumber * 1000) | median),
                   total_ms: ($answered | map(.[2] | tonumber * 1000) | median)}}' > "$out"
     rm -f "$work"/step-*.json
+}
+
+# jit_ns PID: the CPU time of the JIT's compiler threads so far. A step measured while they still
+# compile (a build with more code to compile, or one whose AOT cache holds fewer profiles) has that
+# much less of the one CPU for requests: its jit_ms says so.
+jit_ns() {
+    cpu_ns_by_kind "$1" | awk '$1 == "compilers" { ns = $2 } END { print ns + 0 }'
 }
 
 # limited_key DATABASE_URL: a new workspace key whose rpm and tpm limits the load never reaches, so

@@ -4,7 +4,8 @@
 # missing or changed):
 #   nginx 1.22 with its echo module (the fake upstream, and nginx as a proxy) and wrk 4.1, from
 #   Debian's packages, unpacked into the cache (no system service is installed or started);
-#   Portkey, the peer gateway, from npm at the version benchmarks/harness/portkey/package.json pins.
+#   Portkey, the peer gateway, from npm at the version benchmarks/harness/portkey/package.json pins;
+#   async-profiler's agent (for cpu-per-request.sh's PROFILE_DIR), from Maven Central through ./mvnw.
 # It also needs jq, curl, taskset, python3 and node (18 or newer) on the PATH; on Debian or Ubuntu it
 # installs the missing ones with apt-get (as root, or through sudo).
 set -euo pipefail
@@ -89,6 +90,26 @@ if ! cmp -s "$harness_dir/portkey/package.json" "$portkey/package.json" \
     cp "$harness_dir/portkey/package.json" "$portkey/package.json"
     rm -f "$portkey/package-lock.json"
     (cd "$portkey" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# async-profiler, as its Maven artifact ships it: one jar holding the agent for each platform.
+profiler_version=4.2
+profiler=$cache/async-profiler
+case "$(uname -s)/$(uname -m)" in
+    Linux/x86_64) profiler_platform=linux-x64 ;;
+    Linux/aarch64) profiler_platform=linux-arm64 ;;
+    Darwin/*) profiler_platform=macos ;;
+    *) profiler_platform="" ;;
+esac
+if [ -n "$profiler_platform" ] && ! grep -qx "$profiler_version" "$profiler/version" 2> /dev/null; then
+    echo "setup: async-profiler $profiler_version into $profiler"
+    rm -rf "$profiler" && mkdir -p "$profiler/lib"
+    "$harness_dir/../../mvnw" -q dependency:copy -Dartifact=tools.profiler:async-profiler:$profiler_version \
+        -DoutputDirectory="$profiler" -Dmdep.stripVersion=true > "$profiler/fetch.log" 2>&1 \
+        || { cat "$profiler/fetch.log" >&2; die "could not fetch async-profiler"; }
+    python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' \
+        "$profiler/async-profiler.jar" "$profiler_platform/libasyncProfiler.so" > "$profiler/lib/libasyncProfiler.so"
+    echo "$profiler_version" > "$profiler/version"
 fi
 
 echo "setup: ok in $cache: ${nginx_version#*: }, wrk $(echo "$wrk_version" | awk '{print $2}')," \

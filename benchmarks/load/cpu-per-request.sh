@@ -18,10 +18,13 @@
 # (issue 50). Each build gets about its share of the one CPU, so its compilers and warm-up run
 # slower than alone: give it a longer WARMUP_S. It measures cost, not latency: ab.sh stays the
 # check of p50, p99 and a stream's first byte.
+# PROFILE_DIR=DIR also profiles each build over its measured seconds with async-profiler (CPU
+# samples every millisecond, kernel and native frames included; setup.sh fetches it) and leaves
+# DIR/ROUND-BUILD.collapsed with DIR/requests.txt; stacks.py turns them into microseconds a request.
 # Settings (environment): ROUNDS (3), CONNECTIONS (32), WARMUP_S (15; 30 with TOGETHER),
-# DURATION_S (20), TOGETHER, and the harness's ports and CPUs (with TOGETHER the builds take
-# GATEWAY_PORT and the ports after it). Prints one line per run, the medians and, with two builds
-# or more, each build's ratio to the first per round.
+# DURATION_S (20), TOGETHER, PROFILE_DIR, and the harness's ports and CPUs (with TOGETHER the builds
+# take GATEWAY_PORT and the ports after it). Prints one line per run, the medians and, with two
+# builds or more, each build's ratio to the first per round.
 set -euo pipefail
 source "$(dirname "$0")/../harness/lib.sh"
 [ $# -ge 1 ] || die "usage: ${0##*/} HOME [HOME...] (unpacked distributions)"
@@ -33,6 +36,13 @@ WARMUP_S=${WARMUP_S:-$default_warmup}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080} GATEWAY_PORT=${GATEWAY_PORT:-18180}
 KEY=sk-gw-bench-0123456789abcdef
 ticks=$(getconf CLK_TCK)
+profiler=""
+if [ -n "${PROFILE_DIR:-}" ]; then
+    profiler=$(ls "$AIGW_BENCH_CACHE"/async-profiler/lib/libasyncProfiler.so 2> /dev/null) \
+        || die "no async-profiler in $AIGW_BENCH_CACHE: run benchmarks/setup.sh"
+    mkdir -p "$PROFILE_DIR"
+    : > "$PROFILE_DIR/requests.txt"
+fi
 homes=()
 for home in "$@"; do
     [ -x "$home/bin/gateway" ] || die "no distribution in $home"
@@ -60,6 +70,16 @@ cpu_ticks() {
     echo "$total"
 }
 
+# profile start|stop PID FILE: async-profiler in the JVM of PID (bin/gateway's shell or its java child).
+profile() {
+    local jvm
+    jvm=$(for pid in "$2" $(pgrep -P "$2" || true); do
+        [ "$(basename "$(readlink "/proc/$pid/exe")")" != java ] || echo "$pid"; done | tail -n1)
+    # The agent's options reach it only as one quoted word.
+    "$(dirname "$(readlink "/proc/$jvm/exe")")/jcmd" "$jvm" JVMTI.agent_load "$profiler" \
+        "\"$1,event=cpu,interval=1ms,threads,file=$3,collapsed\"" > /dev/null
+}
+
 # measure HOME... (in that order): the builds started, warmed up and measured at once, each on a
 # port of its own; one result line a build.
 measure() {
@@ -79,12 +99,21 @@ measure() {
     wait "${loads[@]}"
     loads=()
     for i in "${!pids[@]}"; do before+=("$(cpu_ticks "${pids[i]}")"); done
+    if [ -n "$profiler" ]; then
+        for i in "${!pids[@]}"; do profile start "${pids[i]}" "$PROFILE_DIR/$round-$i.collapsed"; done
+    fi
     for i in "${!urls[@]}"; do
         run_wrk "${urls[i]}" "$DURATION_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/wrk-$i.json" &
         loads+=($!)
     done
     wait "${loads[@]}"
     for i in "${!pids[@]}"; do after+=("$(cpu_ticks "${pids[i]}")"); done
+    if [ -n "$profiler" ]; then
+        for i in "${!pids[@]}"; do
+            profile stop "${pids[i]}" "$PROFILE_DIR/$round-$i.collapsed"
+            echo "$round-$i.collapsed $(jq .requests "$work/wrk-$i.json") ${*:i+1:1}" >> "$PROFILE_DIR/requests.txt"
+        done
+    fi
     for i in "${!pids[@]}"; do
         retire "${pids[i]}"
         requests=$(jq .requests "$work/wrk-$i.json")
