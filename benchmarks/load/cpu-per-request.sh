@@ -20,7 +20,8 @@
 # check of p50, p99 and a stream's first byte.
 # PROFILE_DIR=DIR also profiles each build over its measured seconds with async-profiler (CPU
 # samples every millisecond, kernel and native frames included; setup.sh fetches it) and leaves
-# DIR/ROUND-BUILD.collapsed with DIR/requests.txt; stacks.py turns them into microseconds a request.
+# DIR/ROUND-N.collapsed, one a build and round, with DIR/requests.txt naming each one's build and
+# request count; stacks.py turns them into microseconds a request.
 # Settings (environment): ROUNDS (3), CONNECTIONS (32), WARMUP_S (15; 30 with TOGETHER),
 # DURATION_S (20), TOGETHER, PROFILE_DIR, and the harness's ports and CPUs (with TOGETHER the builds
 # take GATEWAY_PORT and the ports after it). Prints one line per run, the medians and, with two
@@ -36,7 +37,7 @@ WARMUP_S=${WARMUP_S:-$default_warmup}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080} GATEWAY_PORT=${GATEWAY_PORT:-18180}
 KEY=sk-gw-bench-0123456789abcdef
 ticks=$(getconf CLK_TCK)
-profiler=""
+profiler="" profiled=0
 if [ -n "${PROFILE_DIR:-}" ]; then
     profiler=$(ls "$AIGW_BENCH_CACHE"/async-profiler/lib/libasyncProfiler.so 2> /dev/null) \
         || die "no async-profiler in $AIGW_BENCH_CACHE: run benchmarks/setup.sh"
@@ -83,7 +84,7 @@ profile() {
 # measure HOME... (in that order): the builds started, warmed up and measured at once, each on a
 # port of its own; one result line a build.
 measure() {
-    local i pids=() urls=() before=() after=() loads=() requests errors us
+    local i pids=() urls=() profiles=() before=() after=() loads=() requests errors us
     for i in $(seq 0 $(($# - 1))); do
         GATEWAY_HOME=${*:i+1:1} GATEWAY_LOG=$work/gateway-$i.log
         database=jdbc:sqlite:$work/db-$round-$i-$RANDOM.db
@@ -100,7 +101,11 @@ measure() {
     loads=()
     for i in "${!pids[@]}"; do before+=("$(cpu_ticks "${pids[i]}")"); done
     if [ -n "$profiler" ]; then
-        for i in "${!pids[@]}"; do profile start "${pids[i]}" "$PROFILE_DIR/$round-$i.collapsed"; done
+        for i in "${!pids[@]}"; do
+            profiled=$((profiled + 1))
+            profiles+=("$round-$profiled.collapsed")
+            profile start "${pids[i]}" "$PROFILE_DIR/${profiles[i]}"
+        done
     fi
     for i in "${!urls[@]}"; do
         run_wrk "${urls[i]}" "$DURATION_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/wrk-$i.json" &
@@ -110,8 +115,8 @@ measure() {
     for i in "${!pids[@]}"; do after+=("$(cpu_ticks "${pids[i]}")"); done
     if [ -n "$profiler" ]; then
         for i in "${!pids[@]}"; do
-            profile stop "${pids[i]}" "$PROFILE_DIR/$round-$i.collapsed"
-            echo "$round-$i.collapsed $(jq .requests "$work/wrk-$i.json") ${*:i+1:1}" >> "$PROFILE_DIR/requests.txt"
+            profile stop "${pids[i]}" "$PROFILE_DIR/${profiles[i]}"
+            echo "${profiles[i]} $(jq .requests "$work/wrk-$i.json") ${*:i+1:1}" >> "$PROFILE_DIR/requests.txt"
         done
     fi
     for i in "${!pids[@]}"; do

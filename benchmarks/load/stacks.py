@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Microseconds a request, side by side, from cpu-per-request.sh's PROFILE_DIR.
 
-    stacks.py DIR/1-0.collapsed DIR/1-1.collapsed [--under REGEX] [--depth N] [--min US]
+    stacks.py DIR/1-1.collapsed DIR/1-2.collapsed [--under REGEX] [--depth N] [--min US]
 
 Each file is async-profiler's collapsed output (one stack a line, its samples last, one sample a
 millisecond of CPU); its request count comes from requests.txt beside it. Without --under, the CPU
