@@ -81,10 +81,21 @@ profile() {
         "\"$1,event=cpu,interval=1ms,threads,file=$3,collapsed\"" > /dev/null
 }
 
+# load_all SECONDS NAME URL...: wrk on every URL at once for SECONDS; URL i's summary in $work/NAME-i.json.
+load_all() {
+    local seconds=$1 name=$2 i loads=()
+    shift 2
+    for ((i = 1; i <= $#; i++)); do
+        run_wrk "${!i}" "$seconds" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/$name-$((i - 1)).json" &
+        loads+=($!)
+    done
+    wait "${loads[@]}"
+}
+
 # measure HOME... (in that order): the builds started, warmed up and measured at once, each on a
 # port of its own; one result line a build.
 measure() {
-    local i pids=() urls=() profiles=() before=() after=() loads=() requests errors us
+    local i pids=() urls=() profiles=() before=() after=() requests errors us
     for i in $(seq 0 $(($# - 1))); do
         GATEWAY_HOME=${*:i+1:1} GATEWAY_LOG=$work/gateway-$i.log
         database=jdbc:sqlite:$work/db-$round-$i-$RANDOM.db
@@ -93,12 +104,7 @@ measure() {
         pids+=("$GATEWAY_PID")
         urls+=("http://127.0.0.1:$((GATEWAY_PORT + i))/api/v1/chat/completions")
     done
-    for i in "${!urls[@]}"; do
-        run_wrk "${urls[i]}" "$WARMUP_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/warm-$i.json" &
-        loads+=($!)
-    done
-    wait "${loads[@]}"
-    loads=()
+    load_all "$WARMUP_S" warm "${urls[@]}"
     for i in "${!pids[@]}"; do before+=("$(cpu_ticks "${pids[i]}")"); done
     if [ -n "$profiler" ]; then
         for i in "${!pids[@]}"; do
@@ -107,11 +113,7 @@ measure() {
             profile start "${pids[i]}" "$PROFILE_DIR/${profiles[i]}"
         done
     fi
-    for i in "${!urls[@]}"; do
-        run_wrk "${urls[i]}" "$DURATION_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/wrk-$i.json" &
-        loads+=($!)
-    done
-    wait "${loads[@]}"
+    load_all "$DURATION_S" wrk "${urls[@]}"
     for i in "${!pids[@]}"; do after+=("$(cpu_ticks "${pids[i]}")"); done
     if [ -n "$profiler" ]; then
         for i in "${!pids[@]}"; do
