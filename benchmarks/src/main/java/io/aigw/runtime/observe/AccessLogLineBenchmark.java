@@ -27,24 +27,27 @@ public class AccessLogLineBenchmark extends HotPathBenchmark {
             .withNullValues(false)).build();
 
     private final AccessLog.Entry entry = new AccessLog.Entry(Instant.parse("2026-11-24T15:30:00.123456Z"),
-            "3f2a9c1e-7b4d-4e8a-9f10-2c6d8e4b7a15", "POST", "/api/v1/chat/completions", "chat_completions", 200, 812_345,
-            "key_0123456789abcdef", "openai/gpt-4o-mini", "openai", "gpt-4o-mini", true, 0, 41_020, 1200, 345, 1545, null);
+            "3f2a9c1e-7b4d-4e8a-9f10-2c6d8e4b7a15", "POST", "/api/v1/chat/completions", "chat_completions", 200,
+            812_345, "key_0123456789abcdef", "openai/gpt-4o-mini", "openai", "gpt-4o-mini", true, 0, 41_020, 1200, 345,
+            1545, null);
     private final StringBuilder line = new StringBuilder(512);
     private final StringWriter writer = new StringWriter(512);
 
     /** The line as JSON-B writes it: the entry's members, absent ones null and so left out. */
-    @JsonbPropertyOrder({"time", "requestId", "method", "path", "status", "latencyMs", "keyId", "model", "provider",
-            "upstreamModel", "stream", "fallbacks", "firstByteMs", "promptTokens", "completionTokens", "totalTokens"})
-    public record Line(String time, String requestId, String method, String path, int status, BigDecimal latencyMs,
-                       String keyId, String model, String provider, String upstreamModel, Boolean stream,
-                       Integer fallbacks, BigDecimal firstByteMs, Long promptTokens, Long completionTokens,
-                       Long totalTokens) {
+    @JsonbPropertyOrder({"time", "requestId", "method", "path", "endpoint", "status", "latencyMs", "keyId", "model",
+            "provider", "upstreamModel", "stream", "fallbacks", "firstByteMs", "promptTokens", "completionTokens",
+            "totalTokens"})
+    public record Line(String time, String requestId, String method, String path, String endpoint, int status,
+                       BigDecimal latencyMs, String keyId, String model, String provider, String upstreamModel,
+                       Boolean stream, Integer fallbacks, BigDecimal firstByteMs, Long promptTokens,
+                       Long completionTokens, Long totalTokens) {
 
         static Line of(AccessLog.Entry entry) {
             boolean tokens = entry.totalTokens() >= 0;
-            return new Line(entry.time().toString(), entry.requestId(), entry.method(), entry.path(), entry.status(),
-                    BigDecimal.valueOf(entry.latencyMicros(), 3), entry.keyId(), entry.model(), entry.provider(),
-                    entry.upstreamModel(), entry.stream(), entry.stream() != null ? entry.fallbacks() : null,
+            return new Line(entry.time().toString(), entry.requestId(), entry.method(), entry.path(), entry.endpoint(),
+                    entry.status(), BigDecimal.valueOf(entry.latencyMicros(), 3), entry.keyId(), entry.model(),
+                    entry.provider(), entry.upstreamModel(), entry.stream(),
+                    entry.stream() != null ? entry.fallbacks() : null,
                     entry.firstByteMicros() >= 0 ? BigDecimal.valueOf(entry.firstByteMicros(), 3) : null,
                     tokens ? entry.promptTokens() : null, tokens ? entry.completionTokens() : null,
                     tokens ? entry.totalTokens() : null);

@@ -87,8 +87,9 @@ public final class AccessLog implements AutoCloseable {
         /** Appends the entry's line, without its newline, to {@code line}. */
         void appendJson(StringBuilder line) {
             int start = line.length();
-            line.append('{');
-            text(line, start, "time", time.toString());
+            line.append("{\"time\":\"");
+            InstantText.append(line, time);
+            line.append('"');
             text(line, start, "request_id", requestId);
             text(line, start, "method", method);
             text(line, start, "path", path);

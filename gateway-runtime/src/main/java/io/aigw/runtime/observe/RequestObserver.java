@@ -31,6 +31,8 @@ public final class RequestObserver implements Filter {
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final HeaderName ANTHROPIC_REQUEST_ID = HeaderNames.create("request-id");
     private static final int MAX_ID_LENGTH = 128;
+    private static final int ID_RANDOM_BYTES = 12;
+    private static final HexFormat HEX = HexFormat.of();
 
     private final Optional<AccessLog> accessLog;
     private final Phaser inFlight = new Phaser(1);
@@ -123,7 +125,9 @@ public final class RequestObserver implements Filter {
 
     /** Unique enough to trace a request, not a secret: no SecureRandom on the request path. */
     private static String newId() {
-        ThreadLocalRandom random = ThreadLocalRandom.current();
-        return "req_" + HexFormat.of().toHexDigits(random.nextLong()) + HexFormat.of().toHexDigits(random.nextInt());
+        byte[] random = new byte[ID_RANDOM_BYTES];
+        ThreadLocalRandom.current().nextBytes(random);
+        // Into one builder, where two hex strings and their concatenation took 0.36 us (issue 50's profile).
+        return HEX.formatHex(new StringBuilder(4 + 2 * ID_RANDOM_BYTES).append("req_"), random).toString();
     }
 }

@@ -26,6 +26,11 @@ final class PooledConnection implements ClientConnection {
     private DataReader reader;
     private boolean answered;
     private long idleSince;
+    /**
+     * The socket's read timeout as last set: Helidon sets it for every request, always the same,
+     * and each time takes the socket's lock.
+     */
+    private Duration readTimeoutSet;
 
     private PooledConnection(TcpClientConnection tcp, ConnectionPool pool) {
         this.tcp = tcp;
@@ -122,7 +127,10 @@ final class PooledConnection implements ClientConnection {
 
     @Override
     public void readTimeout(Duration readTimeout) {
-        tcp.readTimeout(readTimeout);
+        if (!readTimeout.equals(readTimeoutSet)) {
+            tcp.readTimeout(readTimeout);
+            readTimeoutSet = readTimeout;
+        }
     }
 
     @Override
