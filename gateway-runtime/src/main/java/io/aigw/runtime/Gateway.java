@@ -184,7 +184,8 @@ public final class Gateway implements AutoCloseable {
 
         GatewayConfig.Upstream upstream = config.upstream();
         Optional<Tls> tls = upstreamTls.or(() -> upstream.tls().map(Tls::create));
-        Upstreams upstreams = Upstreams.start(upstream, config.rateLimits(), tls, transport.upstreamPool());
+        Upstreams upstreams = Upstreams.start(upstream, config.rateLimits(), tls, transport.upstreamPool(),
+                tracingSettings.isPresent());
         CurrentRoutes routes = new CurrentRoutes(plugins.routing(), plugins.loaded(), upstreams.lifecycle());
         PluginReloader reloader = new PluginReloader(plugins.loader(), plugins.factory(), routes, metrics);
         RateLimiter rateLimiter = RateLimiter.of(config.rateLimits(), metrics::limitStoreFailure, new QueuedSpend(

@@ -25,10 +25,14 @@ record Upstreams(Upstream forwarder, KeyPools pools, UpstreamCatalogues catalogu
         volatile List<Provider> providers = List.of();
     }
 
-    /** @param redis where the pools share their keys' cool-downs and ejections, when it names a Redis */
-    static Upstreams start(GatewayConfig.Upstream config, RateLimitsConfig redis, Optional<Tls> tls, Choice pool) {
+    /**
+     * @param redis  where the pools share their keys' cool-downs and ejections, when it names a Redis
+     * @param traced whether tracing is on
+     */
+    static Upstreams start(GatewayConfig.Upstream config, RateLimitsConfig redis, Optional<Tls> tls, Choice pool,
+                           boolean traced) {
         Installed installed = new Installed();
-        return new Upstreams(new Upstream(config.timeouts(), tls, pool), new KeyPools(config.pools(), redis),
+        return new Upstreams(new Upstream(config.timeouts(), tls, pool, traced), new KeyPools(config.pools(), redis),
                 UpstreamCatalogues.every(config.catalogueRefresh(), config.timeouts(), () -> installed.providers),
                 installed);
     }

@@ -29,12 +29,16 @@ public final class Upstream implements AutoCloseable {
     private final UpstreamCall call;
     private volatile boolean stopping;
 
-    /** Calls the providers of the routing snapshots {@link #retain retained}. */
-    public Upstream(UpstreamTimeouts timeouts, Optional<Tls> tls, Choice upstreamPool) {
+    /**
+     * Calls the providers of the routing snapshots {@link #retain retained}.
+     *
+     * @param traced whether tracing is on, and so whether an attempt has a trace to send on
+     */
+    public Upstream(UpstreamTimeouts timeouts, Optional<Tls> tls, Choice upstreamPool, boolean traced) {
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
         this.clients = new UpstreamClients((provider, key) -> new UpstreamClient(provider, key, timeouts, tls,
                 upstreamPool));
-        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, () -> stopping);
+        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, () -> stopping, traced);
     }
 
     /**
