@@ -17,7 +17,11 @@
 # the first build holds within a few percent where one build after the other spreads by a fifth
 # (issue 50). Each build gets about its share of the one CPU, so its compilers and warm-up run
 # slower than alone: give it a longer WARMUP_S. It measures cost, not latency: ab.sh stays the
-# check of p50, p99 and a stream's first byte.
+# check of p50, p99 and a stream's first byte. Each build starts with its shipped options, its AOT
+# cache included: one without a cache (a copied folder has none: the cache's name holds the folder)
+# records it in its first round, under whatever load that round gives it, and a cache recorded
+# while builds shared the CPU left its build a fifth slower in the rounds after (issue 50). To
+# compare the code alone, run with GATEWAY_AOT_CACHE=off.
 # PROFILE_DIR=DIR also profiles each build over its measured seconds with async-profiler (CPU
 # samples every millisecond, kernel and native frames included; setup.sh fetches it) and leaves
 # DIR/ROUND-N.collapsed, one a build and round, with DIR/requests.txt naming each one's build and
