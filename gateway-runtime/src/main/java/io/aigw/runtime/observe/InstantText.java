@@ -39,11 +39,16 @@ final class InstantText {
         if (nanos == 0) {
             return;
         }
-        int digits = nanos % 1_000_000 == 0 ? 3 : nanos % 1_000 == 0 ? 6 : 9;
-        int value = digits == 3 ? nanos / 1_000_000 : digits == 6 ? nanos / 1_000 : nanos;
-        out.append('.');
-        for (int divisor = digits == 3 ? 100 : digits == 6 ? 100_000 : 100_000_000; divisor > 0; divisor /= 10) {
-            out.append((char) ('0' + value / divisor % 10));
+        int digits = 9;
+        int value = nanos;
+        // Whole milliseconds or microseconds leave out their trailing zeros; below a second, at most twice.
+        while (value % 1_000 == 0) {
+            value /= 1_000;
+            digits -= 3;
+        }
+        out.append('.').repeat('0', digits);
+        for (int at = out.length() - 1; value > 0; at--, value /= 10) {
+            out.setCharAt(at, (char) ('0' + value % 10));
         }
     }
 }
