@@ -92,13 +92,13 @@ if ! cmp -s "$harness_dir/portkey/package.json" "$portkey/package.json" \
     (cd "$portkey" && npm install --no-audit --no-fund --loglevel=error)
 fi
 
-# async-profiler, as its Maven artifact ships it: one jar holding the agent for each platform.
+# async-profiler, as its Maven artifact ships it: one jar holding the agent for each platform. Linux
+# only, as the harness is (taskset).
 profiler_version=4.2
 profiler=$cache/async-profiler
 case "$(uname -s)/$(uname -m)" in
     Linux/x86_64) profiler_platform=linux-x64 ;;
     Linux/aarch64) profiler_platform=linux-arm64 ;;
-    Darwin/*) profiler_platform=macos ;;
     *) profiler_platform="" ;;
 esac
 if [ -n "$profiler_platform" ] && ! grep -qx "$profiler_version" "$profiler/version" 2> /dev/null; then
