@@ -18,6 +18,7 @@ import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.ObserveFeatureConfig;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -32,6 +33,13 @@ final class CallerListener {
     // a small write waits for the acknowledgement of the previous one, which a client's delayed
     // acknowledgement holds back up to 40 ms (Helidon's default leaves the algorithm on).
     private static final SocketOptions NO_DELAY = SocketOptions.builder().tcpNoDelay(true).build();
+    /**
+     * How long after the grace period of a stop the server closes the connections still open. At
+     * the grace period's end the gateway ends its calls' waits on the upstreams itself, and each
+     * call answers 503 {@code shutting_down}; had the server closed the connections at that same
+     * moment, a caller could read a closed connection instead of the answer.
+     */
+    private static final Duration CLOSE_AFTER_GRACE = Duration.ofSeconds(1);
 
     private CallerListener() {
     }
@@ -66,7 +74,7 @@ final class CallerListener {
                 .port(listener.port())
                 // GracefulStop stops the server, then the rest (Gateway.close): the order matters.
                 .shutdownHook(false)
-                .shutdownGracePeriod(config.gracePeriod())
+                .shutdownGracePeriod(config.gracePeriod().plus(CLOSE_AFTER_GRACE))
                 .routing(routing);
         ObserveFeatureConfig.Builder observe = ObserveFeature.builder()
                 .addObserver(HealthObserver.builder().details(true)

@@ -282,7 +282,7 @@ public final class Gateway implements AutoCloseable {
     @Override
     public void close() {
         watcher.ifPresent(FolderWatcher::close);
-        upstreams.forwarder().stopping();
+        upstreams.forwarder().stopping(gracePeriod);
         recent.ifPresent(RecentExchanges::close); // the console's live streams end
         server.stop();
         requests.awaitIdle(gracePeriod);

@@ -10,6 +10,7 @@ import io.aigw.runtime.upstream.CallOutcome.FailedAfterFirstByte;
 final class AnswerCut {
     static final int UPSTREAM_BROKE = 502;
     static final int TIMED_OUT = 504;
+    static final int STOPPING = 503;
 
     private AnswerCut() {
     }
@@ -39,6 +40,8 @@ final class AnswerCut {
                     + prefix + " took longer than " + Failure.seconds(timeouts.total()) + " (gateway.timeouts.total);"
                     + " the " + what + " was cut.", stream);
             case CALLER_LEFT -> new CallerLeft(start.cut(CallerLeft.STATUS, usage, response, textBytes));
+            case STOPPED -> new FailedAfterFirstByte(start.cut(STOPPING, usage, response, textBytes),
+                    "The gateway is stopping and its grace period ran out; the " + what + " was cut.", stream);
         };
     }
 }

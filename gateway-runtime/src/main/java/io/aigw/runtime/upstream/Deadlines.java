@@ -39,6 +39,10 @@ final class Deadlines implements AutoCloseable {
     private final Thread watcher;
     private volatile boolean sleeping;
     private volatile boolean stopped;
+    /** Whether the gateway is stopping, and so {@link #graceEndsAt} holds. */
+    private volatile boolean stopping;
+    /** When the stop's grace period ends ({@link System#nanoTime()}): every deadline passes then. */
+    private volatile long graceEndsAt;
 
     /** @param tick how often open deadlines are looked at: how late one may pass at most */
     Deadlines(Duration tick) {
@@ -64,7 +68,21 @@ final class Deadlines implements AutoCloseable {
         if (sleeping) {
             LockSupport.unpark(watcher);
         }
+        if (stopping && System.nanoTime() - graceEndsAt >= 0) {
+            deadline.expire(Reason.STOPPED);
+        }
         return deadline;
+    }
+
+    /**
+     * The gateway stops: every deadline open at {@code endsAt} ({@link System#nanoTime()}), the end
+     * of its grace period, passes then, and one started later passes at once. The gateway ends its
+     * own waits on the upstreams, so that the calls can still answer their callers before the
+     * server closes the connections.
+     */
+    void stopAt(long endsAt) {
+        graceEndsAt = endsAt;
+        stopping = true;
     }
 
     private void watch() {
@@ -83,8 +101,13 @@ final class Deadlines implements AutoCloseable {
             }
             LockSupport.parkNanos(this, tickNanos);
             long now = System.nanoTime();
+            boolean graceOver = stopping && now - graceEndsAt >= 0;
             for (Deadline deadline : open) {
-                deadline.expireIfPassed(now);
+                if (graceOver) {
+                    deadline.expire(Reason.STOPPED);
+                } else {
+                    deadline.expireIfPassed(now);
+                }
             }
         }
     }
@@ -102,7 +125,9 @@ final class Deadlines implements AutoCloseable {
         /** The call ran past the total timeout. */
         OUT_OF_TIME,
         /** The caller left. */
-        CALLER_LEFT
+        CALLER_LEFT,
+        /** The grace period of the gateway's stop ran out. */
+        STOPPED
     }
 
     /** One call's deadline; closed by the thread that started it. */

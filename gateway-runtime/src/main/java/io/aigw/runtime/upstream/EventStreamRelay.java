@@ -71,7 +71,11 @@ final class EventStreamRelay {
             CallOutcome cut = AnswerCut.of(deadline.reason(), timeouts, start, relay.usage(), relay.facts(),
                     relay.textBytes());
             if (cut instanceof FailedAfterFirstByte(Attempt attempt, String message, boolean ends)) {
-                String code = attempt.status() == AnswerCut.TIMED_OUT ? "timeout" : null;
+                String code = switch (attempt.status()) {
+                    case AnswerCut.TIMED_OUT -> "timeout";
+                    case AnswerCut.STOPPING -> "shutting_down";
+                    default -> null;
+                };
                 endWithError(relay, out, relay.cutEvent(message, code));
             }
             return cut;

@@ -9,6 +9,7 @@ import io.aigw.runtime.transport.TransportOptions.Choice;
 import io.helidon.common.tls.Tls;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -42,11 +43,12 @@ public final class Upstream implements AutoCloseable {
     }
 
     /**
-     * The gateway begins to stop: a call whose wait on its upstream fails from now on was ended by
-     * the stop at the end of its grace period, and is answered 503 {@code shutting_down}.
+     * The gateway begins to stop: a call still waiting on its upstream when {@code gracePeriod} has
+     * passed is ended then, and answered 503 {@code shutting_down}.
      */
-    public void stopping() {
+    public void stopping(Duration gracePeriod) {
         stopping = true;
+        deadlines.stopAt(System.nanoTime() + gracePeriod.toNanos());
     }
 
     /**

@@ -240,6 +240,7 @@ final class UpstreamCall {
             case OUT_OF_TIME -> failed(route, Failure.outOfTime(provider, timeouts.total()), waited);
             case CALLER_LEFT -> new CallerLeft(
                     Attempt.unanswered(route, Ending.CALLER_LEFT, CallerLeft.STATUS, TokenUsage.NONE, waited));
+            case STOPPED -> failed(route, Failure.shuttingDown(), waited);
         };
     }
 

@@ -38,6 +38,26 @@ class DeadlinesTest {
     }
 
     @Test
+    void theEndOfAStopsGracePeriodEndsEveryWaitAndEachCallStartedAfter() {
+        Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30), NEVER);
+        deadlines.stopAt(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
+        try {
+            assertThrows(InterruptedException.class, () -> Thread.sleep(30_000));
+            assertEquals(Deadlines.Reason.STOPPED, deadline.reason());
+        } finally {
+            deadline.close();
+        }
+        Deadlines.Deadline late = deadlines.start(TimeUnit.SECONDS.toNanos(30), NEVER);
+        try {
+            assertEquals(Deadlines.Reason.STOPPED, late.reason());
+            assertTrue(Thread.currentThread().isInterrupted(), "a call started after the grace period must not wait");
+        } finally {
+            late.close();
+        }
+        assertFalse(Thread.currentThread().isInterrupted());
+    }
+
+    @Test
     void theCallsEndPassesWhateverItsProgress() {
         Deadlines.Deadline deadline = deadlines.start(TimeUnit.SECONDS.toNanos(30),
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100));
