@@ -28,7 +28,6 @@ public final class Upstream implements AutoCloseable {
     private final UpstreamClients clients;
     private final Deadlines deadlines;
     private final UpstreamCall call;
-    private volatile boolean stopping;
 
     /**
      * Calls the providers of the routing snapshots {@link #retain retained}.
@@ -39,7 +38,7 @@ public final class Upstream implements AutoCloseable {
         this.deadlines = new Deadlines(Deadlines.tickFor(timeouts));
         this.clients = new UpstreamClients((provider, key) -> new UpstreamClient(provider, key, timeouts, tls,
                 upstreamPool));
-        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, () -> stopping, traced);
+        this.call = new UpstreamCall(clients::clientFor, timeouts, deadlines, traced);
     }
 
     /**
@@ -47,7 +46,6 @@ public final class Upstream implements AutoCloseable {
      * passed is ended then, and answered 503 {@code shutting_down}.
      */
     public void stopping(Duration gracePeriod) {
-        stopping = true;
         deadlines.stopAt(System.nanoTime() + gracePeriod.toNanos());
     }
 

@@ -13,11 +13,8 @@ import io.aigw.runtime.waits.Waits;
 import io.helidon.webclient.api.HttpClientResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.channels.ClosedByInterruptException;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 
@@ -41,8 +38,6 @@ final class UpstreamCall {
     private final Deadlines deadlines;
     private final EventStreamRelay streams;
     private final JsonRelay answers;
-    /** Whether the gateway is stopping: a wait that fails then was ended by the stop, not the upstream. */
-    private final BooleanSupplier stopping;
     /**
      * Whether tracing is on. Off, no attempt has an {@link UpstreamTrace} to find, and looking for
      * one in the request's context walks every context above it: 0.17 us a request (issue 50).
@@ -50,9 +45,8 @@ final class UpstreamCall {
     private final boolean traced;
 
     UpstreamCall(BiFunction<Provider, UpstreamKey, UpstreamClient> clients, UpstreamTimeouts timeouts,
-                 Deadlines deadlines, BooleanSupplier stopping, boolean traced) {
+                 Deadlines deadlines, boolean traced) {
         this.clients = clients;
-        this.stopping = stopping;
         this.traced = traced;
         this.timeouts = timeouts;
         this.deadlines = deadlines;
@@ -224,11 +218,6 @@ final class UpstreamCall {
                               long waited) {
         Provider provider = route.provider();
         Deadlines.Reason reason = deadline.reason();
-        if (reason == null && stopping.getAsBoolean() && interrupted(cause)) {
-            // The stop's interrupt ended the wait; it is spent, so that the answer can be written.
-            Thread.interrupted();
-            return failed(route, Failure.shuttingDown(), waited);
-        }
         if (reason == null) {
             LOG.log(Level.WARNING, "Upstream " + provider.prefix() + " at " + provider.baseUrl() + " failed: "
                     + ConnectFailure.detail(cause));
@@ -242,19 +231,5 @@ final class UpstreamCall {
                     Attempt.unanswered(route, Ending.CALLER_LEFT, CallerLeft.STATUS, TokenUsage.NONE, waited));
             case STOPPED -> failed(route, Failure.shuttingDown(), waited);
         };
-    }
-
-    /** Whether the wait ended because this thread was interrupted (as a stop past its grace period does). */
-    private static boolean interrupted(Throwable cause) {
-        if (Thread.currentThread().isInterrupted()) {
-            return true;
-        }
-        for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException
-                    || t instanceof InterruptedIOException) {
-                return true;
-            }
-        }
-        return false;
     }
 }
