@@ -33,10 +33,23 @@ public record GatewayConfig(Listener listener, Limits limits, Upstream upstream,
         return new GatewayConfig(Listener.read(settings), Limits.read(settings), Upstream.read(settings),
                 DatabaseConfig.read(settings), Keys.read(settings), PluginsConfig.read(settings),
                 RateLimitsConfig.read(settings), settings.getInt("gateway.usage.queue-size", 10_000),
-                settings.get("gateway.access-log", "stdout"),
+                accessLog(settings.get("gateway.access-log", "stdout")),
                 settings.getDuration("gateway.shutdown.grace-period", Duration.ofSeconds(30)),
                 settings.get("gateway.name", "aigw"),
                 settings.getBoolean("gateway.cost-header", false));
+    }
+
+    /**
+     * YAML 1.1, which the file is read as, takes an unquoted {@code off} or {@code no} for false and
+     * {@code on} or {@code yes} for true, so {@code access-log: off} arrives as {@code false}: read
+     * as a file name, it sent every line to a file called "false" in the working folder.
+     */
+    private static String accessLog(String value) {
+        return switch (value) {
+            case "false" -> "off";
+            case "true" -> "stdout";
+            default -> value;
+        };
     }
 
     /**

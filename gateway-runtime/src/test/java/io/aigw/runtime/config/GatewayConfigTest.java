@@ -274,6 +274,19 @@ public final class GatewayConfigTest {
     }
 
     @Test
+    void anUnquotedOffInTheFileTurnsTheAccessLogOffRatherThanNamingAFile() {
+        for (String off : List.of("off", "no", "false", "\"off\"")) {
+            assertEquals("off", read(yaml("gateway:\n  access-log: " + off + "\n"), Map.of()).accessLog(), off);
+        }
+        for (String on : List.of("on", "yes", "true", "stdout")) {
+            assertEquals("stdout", read(yaml("gateway:\n  access-log: " + on + "\n"), Map.of()).accessLog(), on);
+        }
+        assertEquals("logs/access.jsonl", read(yaml("gateway:\n  access-log: logs/access.jsonl\n"), Map.of())
+                .accessLog());
+        assertEquals("off", read(Map.of(), Map.of("GATEWAY_ACCESS_LOG", "off")).accessLog());
+    }
+
+    @Test
     void theShippedFileLoadsAsShippedAndWithEveryKeyItDocumentsUncommented() throws IOException {
         String shipped = Files.readString(SHIPPED_FILE);
 
