@@ -68,7 +68,7 @@ final class Deadlines implements AutoCloseable {
         if (sleeping) {
             LockSupport.unpark(watcher);
         }
-        if (stopping && System.nanoTime() - graceEndsAt >= 0) {
+        if (graceOver(System.nanoTime())) {
             deadline.expire(Reason.STOPPED);
         }
         return deadline;
@@ -83,6 +83,10 @@ final class Deadlines implements AutoCloseable {
     void stopAt(long endsAt) {
         graceEndsAt = endsAt;
         stopping = true;
+    }
+
+    private boolean graceOver(long now) {
+        return stopping && now - graceEndsAt >= 0;
     }
 
     private void watch() {
@@ -101,7 +105,7 @@ final class Deadlines implements AutoCloseable {
             }
             LockSupport.parkNanos(this, tickNanos);
             long now = System.nanoTime();
-            boolean graceOver = stopping && now - graceEndsAt >= 0;
+            boolean graceOver = graceOver(now);
             for (Deadline deadline : open) {
                 if (graceOver) {
                     deadline.expire(Reason.STOPPED);
