@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Upstream answers far larger than the heap the gateway starts with ({@code -Xms48m}) go through
+ * Upstream answers far larger than the heap the gateway starts with ({@code -Xms52m}) go through
  * the real {@code bin/gateway}: byte for byte, with their usage counted, several at once.
  */
 public final class LargeAnswersIT {
