@@ -15,13 +15,19 @@ import java.util.concurrent.ExecutorService;
 
 /**
  * A caller's connection as Helidon set it up, every method passed on to it; a workaround extends it
- * and overrides only what it changes (how the caller is read).
+ * and overrides only what it changes: how the caller is read and written. What no workaround
+ * changes is final here and asked of Helidon's own context directly, not through every workaround
+ * stacked on it: Helidon asks for it several times a request, and each layer was one more
+ * interface call.
  */
 abstract class ForwardingConnectionContext implements ConnectionContext {
     private final ConnectionContext connection;
+    /** Helidon's context under all the workarounds'. */
+    private final ConnectionContext origin;
 
     ForwardingConnectionContext(ConnectionContext connection) {
         this.connection = connection;
+        this.origin = connection instanceof ForwardingConnectionContext forwarding ? forwarding.origin : connection;
     }
 
     /** The next bytes from the caller, failing as Helidon's own reader of a caller's socket does. */
@@ -45,13 +51,13 @@ abstract class ForwardingConnectionContext implements ConnectionContext {
     }
 
     @Override
-    public ListenerContext listenerContext() {
-        return connection.listenerContext();
+    public final ListenerContext listenerContext() {
+        return origin.listenerContext();
     }
 
     @Override
-    public ExecutorService executor() {
-        return connection.executor();
+    public final ExecutorService executor() {
+        return origin.executor();
     }
 
     @Override
@@ -60,48 +66,48 @@ abstract class ForwardingConnectionContext implements ConnectionContext {
     }
 
     @Override
-    public Router router() {
-        return connection.router();
+    public final Router router() {
+        return origin.router();
     }
 
     @Override
-    public Optional<ProxyProtocolData> proxyProtocolData() {
-        return connection.proxyProtocolData();
+    public final Optional<ProxyProtocolData> proxyProtocolData() {
+        return origin.proxyProtocolData();
     }
 
     @Override
-    public PeerInfo remotePeer() {
-        return connection.remotePeer();
+    public final PeerInfo remotePeer() {
+        return origin.remotePeer();
     }
 
     @Override
-    public PeerInfo localPeer() {
-        return connection.localPeer();
+    public final PeerInfo localPeer() {
+        return origin.localPeer();
     }
 
     @Override
-    public boolean isSecure() {
-        return connection.isSecure();
+    public final boolean isSecure() {
+        return origin.isSecure();
     }
 
     @Override
-    public String socketId() {
-        return connection.socketId();
+    public final String socketId() {
+        return origin.socketId();
     }
 
     @Override
-    public String childSocketId() {
-        return connection.childSocketId();
+    public final String childSocketId() {
+        return origin.childSocketId();
     }
 
     @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Object... variables) {
-        connection.log(logger, level, format, variables);
+    public final void log(System.Logger logger, System.Logger.Level level, String format, Object... variables) {
+        origin.log(logger, level, format, variables);
     }
 
     @Override
-    public void log(System.Logger logger, System.Logger.Level level, String format, Throwable t,
-                    Object... variables) {
-        connection.log(logger, level, format, t, variables);
+    public final void log(System.Logger logger, System.Logger.Level level, String format, Throwable t,
+                          Object... variables) {
+        origin.log(logger, level, format, t, variables);
     }
 }
