@@ -137,23 +137,13 @@ public final class JdbcStore implements GatewayStore {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
-                written = new UsageWriter.Written(usage.write(connection, records), 0);
-                connection.commit();
-            } catch (SQLException e) {
+                written = writeUsage(connection, records);
+            } catch (RuntimeException e) {
+                // The pool rolls back on return only what ran through its own wrapper, and the usage
+                // statements run on the connection under it (KeptStatements): roll back here, or
+                // resetting the connection's auto-commit would commit half a batch.
                 rollBack(connection, e);
-                if (faults.unavailability(e).isPresent()) {
-                    throw e;
-                }
-                // The statement's own fault, so a record's data (PostgreSQL refuses a NUL in text): the
-                // batch is written again a record at a time, and only the records refused are left out.
-                try {
-                    written = usage.writeEach(connection, records, faults);
-                    connection.commit();
-                } catch (SQLException again) {
-                    rollBack(connection, again);
-                    again.addSuppressed(e);
-                    throw again;
-                }
+                throw e;
             }
         } catch (SQLException e) {
             throw failed("record usage", e, true);
@@ -163,11 +153,36 @@ public final class JdbcStore implements GatewayStore {
         return written.refused();
     }
 
+    /** Writes and commits the records in {@code connection}'s transaction, or rolls it back. */
+    private UsageWriter.Written writeUsage(Connection connection, List<UsageRecord> records) throws SQLException {
+        try {
+            UsageWriter.Written written = new UsageWriter.Written(usage.write(connection, records), 0);
+            connection.commit();
+            return written;
+        } catch (SQLException e) {
+            rollBack(connection, e);
+            if (faults.unavailability(e).isPresent()) {
+                throw e;
+            }
+            // The statement's own fault, so a record's data (PostgreSQL refuses a NUL in text): the
+            // batch is written again a record at a time, and only the records refused are left out.
+            try {
+                UsageWriter.Written written = usage.writeEach(connection, records, faults);
+                connection.commit();
+                return written;
+            } catch (SQLException again) {
+                rollBack(connection, again);
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
     /**
      * Rolls back a failed transaction. SQLite has rolled back already after an I/O error; its "no
      * transaction is active" must not hide why the write failed.
      */
-    private static void rollBack(Connection connection, SQLException failure) {
+    private static void rollBack(Connection connection, Exception failure) {
         try {
             connection.rollback();
         } catch (SQLException rollback) {

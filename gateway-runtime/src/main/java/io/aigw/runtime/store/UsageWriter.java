@@ -58,13 +58,15 @@ final class UsageWriter {
 
     /** The versions known to be in {@code price_tables}: each table's text is written once per process. */
     private final Set<String> keptTables = ConcurrentHashMap.newKeySet();
+    /** The insert and the rollup's upsert, kept prepared from batch to batch; guarded by this writer. */
+    private final KeptStatements statements = new KeptStatements();
 
     /**
      * Writes the records; call {@link #committed} with what it returns once the transaction commits.
      *
      * @return the price tables this batch wrote
      */
-    List<String> write(Connection connection, List<UsageRecord> records) throws SQLException {
+    synchronized List<String> write(Connection connection, List<UsageRecord> records) throws SQLException {
         insertRecords(connection, records);
         List<String> tables = keepPriceTables(connection, records);
         addToRollup(connection, records);
@@ -79,7 +81,8 @@ final class UsageWriter {
      * @throws SQLException when the database cannot serve ({@code faults} says so): the batch is then
      *                      no one record's fault, and is rolled back whole for another try
      */
-    Written writeEach(Connection connection, List<UsageRecord> records, DatabaseFaults faults) throws SQLException {
+    synchronized Written writeEach(Connection connection, List<UsageRecord> records, DatabaseFaults faults)
+            throws SQLException {
         List<UsageRecord> accepted = new ArrayList<>(records.size());
         int refused = 0;
         for (UsageRecord record : records) {
@@ -116,46 +119,45 @@ final class UsageWriter {
         keptTables.addAll(tables);
     }
 
-    private static void insertRecords(Connection connection, List<UsageRecord> records) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(INSERT_RECORD)) {
-            int unsent = 0;
-            for (UsageRecord record : records) {
-                insert.setLong(1, record.time().toEpochMilli());
-                insert.setString(2, record.keyId());
-                insert.setString(3, truncate(record.requestedModel(), 300));
-                setNullable(insert, 4, record.provider());
-                setNullable(insert, 5, truncate(record.upstreamModel(), 300));
-                insert.setInt(6, record.status());
-                insert.setLong(7, record.promptTokens());
-                insert.setLong(8, record.completionTokens());
-                insert.setLong(9, record.totalTokens());
-                insert.setLong(10, record.latencyMicros());
-                insert.setLong(11, record.firstByteMicros());
-                insert.setInt(12, record.fallbacks());
-                Cost cost = record.cost();
-                if (cost.amount().isPresent()) {
-                    insert.setLong(13, cost.amount().get().nanos());
-                } else {
-                    insert.setNull(13, Types.BIGINT);
-                }
-                insert.setInt(14, cost.basis().code());
-                setNullable(insert, 15, cost.priceVersion().orElse(null));
-                insert.setBoolean(16, record.failedAttempt());
-                setNullable(insert, 17, record.traceId());
-                setNullable(insert, 18, record.upstreamKey());
-                insert.setString(19, record.endpoint());
-                insert.addBatch();
-                if (++unsent == ROWS_PER_STEP) {
-                    // Not executeBatch, whose int counts SQLite's driver makes out of these with a
-                    // stream on every step: 0.35 us a request in the writer's profile.
-                    insert.executeLargeBatch();
-                    unsent = 0;
-                    BatchWriter.giveWay(records.size());
-                }
+    private void insertRecords(Connection connection, List<UsageRecord> records) throws SQLException {
+        PreparedStatement insert = statements.of(connection, INSERT_RECORD);
+        int unsent = 0;
+        for (UsageRecord record : records) {
+            insert.setLong(1, record.time().toEpochMilli());
+            insert.setString(2, record.keyId());
+            insert.setString(3, truncate(record.requestedModel(), 300));
+            setNullable(insert, 4, record.provider());
+            setNullable(insert, 5, truncate(record.upstreamModel(), 300));
+            insert.setInt(6, record.status());
+            insert.setLong(7, record.promptTokens());
+            insert.setLong(8, record.completionTokens());
+            insert.setLong(9, record.totalTokens());
+            insert.setLong(10, record.latencyMicros());
+            insert.setLong(11, record.firstByteMicros());
+            insert.setInt(12, record.fallbacks());
+            Cost cost = record.cost();
+            if (cost.amount().isPresent()) {
+                insert.setLong(13, cost.amount().get().nanos());
+            } else {
+                insert.setNull(13, Types.BIGINT);
             }
-            if (unsent > 0) {
+            insert.setInt(14, cost.basis().code());
+            setNullable(insert, 15, cost.priceVersion().orElse(null));
+            insert.setBoolean(16, record.failedAttempt());
+            setNullable(insert, 17, record.traceId());
+            setNullable(insert, 18, record.upstreamKey());
+            insert.setString(19, record.endpoint());
+            insert.addBatch();
+            if (++unsent == ROWS_PER_STEP) {
+                // Not executeBatch, whose int counts SQLite's driver makes out of these with a
+                // stream on every step: 0.35 us a request in the writer's profile.
                 insert.executeLargeBatch();
+                unsent = 0;
+                BatchWriter.giveWay(records.size());
             }
+        }
+        if (unsent > 0) {
+            insert.executeLargeBatch();
         }
     }
 
@@ -185,7 +187,7 @@ final class UsageWriter {
         return List.copyOf(missing.keySet());
     }
 
-    private static void addToRollup(Connection connection, List<UsageRecord> records) throws SQLException {
+    private void addToRollup(Connection connection, List<UsageRecord> records) throws SQLException {
         Map<Group, long[]> groups = new HashMap<>();
         for (UsageRecord record : records) {
             // A request no provider was tried for (refused, or not routable) is kept under the model its
@@ -206,29 +208,28 @@ final class UsageWriter {
             sums[7] += cost.basis() == Cost.Basis.ESTIMATED ? 1 : 0;
         }
         List<Group> ordered = groups.keySet().stream().sorted(KEY_ORDER).toList();
-        try (PreparedStatement add = connection.prepareStatement(ADD_TO_DAY)) {
-            int unsent = 0;
-            for (Group group : ordered) {
-                long[] sums = groups.get(group);
-                add.setLong(1, group.day());
-                add.setString(2, group.keyId());
-                add.setString(3, group.provider());
-                add.setString(4, group.model());
-                add.setString(5, group.endpoint());
-                add.setString(6, group.upstreamKey());
-                for (int i = 0; i < sums.length; i++) {
-                    add.setLong(7 + i, sums[i]);
-                }
-                add.addBatch();
-                if (++unsent == ROWS_PER_STEP) {
-                    add.executeLargeBatch();
-                    unsent = 0;
-                    BatchWriter.giveWay(records.size());
-                }
+        PreparedStatement add = statements.of(connection, ADD_TO_DAY);
+        int unsent = 0;
+        for (Group group : ordered) {
+            long[] sums = groups.get(group);
+            add.setLong(1, group.day());
+            add.setString(2, group.keyId());
+            add.setString(3, group.provider());
+            add.setString(4, group.model());
+            add.setString(5, group.endpoint());
+            add.setString(6, group.upstreamKey());
+            for (int i = 0; i < sums.length; i++) {
+                add.setLong(7 + i, sums[i]);
             }
-            if (unsent > 0) {
+            add.addBatch();
+            if (++unsent == ROWS_PER_STEP) {
                 add.executeLargeBatch();
+                unsent = 0;
+                BatchWriter.giveWay(records.size());
             }
+        }
+        if (unsent > 0) {
+            add.executeLargeBatch();
         }
     }
 

@@ -75,6 +75,15 @@ public final class PostgresOutageTest {
         String seen = api.createKey("used-before").getString("key");
         String unseen = api.createKey("never-used").getString("key");
         assertEquals(200, api.models(seen).statusCode());
+        String seenId = api.listed().stream().map(value -> value.asJsonObject())
+                .filter(key -> key.getString("name").equals("used-before")).findFirst().orElseThrow()
+                .getString("id");
+        // A record written before the outage: the usage writer's statements are then prepared on a
+        // connection the outage ends, and must be prepared again on the one after it.
+        upstream.enqueue(completion());
+        assertEquals(200, send(api.request("/api/v1/chat/completions", seen)
+                .POST(HttpRequest.BodyPublishers.ofString(CHAT))).statusCode());
+        assertEquals(List.of(seenId), eventually(this::usageKeys, List.of(seenId)));
 
         try (LogRecords logs = LogRecords.capture()) {
             cluster.stopServer();
@@ -104,10 +113,8 @@ public final class PostgresOutageTest {
 
             assertEquals(200, eventually(() -> send(HttpRequest.newBuilder(gateway.uri("/observe/health/ready")))
                     .statusCode(), 200), "ready again once the database answers");
-            String seenId = api.listed().stream().map(value -> value.asJsonObject())
-                    .filter(key -> key.getString("name").equals("used-before")).findFirst().orElseThrow()
-                    .getString("id");
-            assertEquals(List.of(seenId, seenId, seenId), eventually(this::usageKeys, List.of(seenId, seenId, seenId)),
+            List<String> all = List.of(seenId, seenId, seenId, seenId);
+            assertEquals(all, eventually(this::usageKeys, all),
                     "the records made during the outage are written once it is over");
             assertEquals(1, logs.messages(Level.SEVERE, "io.aigw").size(), logs.messages(Level.SEVERE).toString());
         }

@@ -1,12 +1,14 @@
 package io.aigw.runtime.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.observe.GatewayMetrics;
 import io.aigw.runtime.observe.UsageDrops;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.testing.LocalPostgres;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.Metrics;
@@ -49,6 +51,22 @@ public final class UsageBatchTest {
         try (LocalPostgres database = LocalPostgres.createDatabase();
              JdbcStore store = JdbcStore.open(database.url(), Optional.of(database.user()), Optional.empty(), 2)) {
             assertBatchesLandWhole(store, database::connect);
+        }
+    }
+
+    @Test
+    void aBatchThatFailsHalfWayLeavesNothingStoredOnSqlite() throws SQLException {
+        String url = "jdbc:sqlite:" + folder.resolve("gateway.db");
+        try (JdbcStore store = JdbcStore.open(url, Optional.empty(), Optional.empty(), 2)) {
+            assertAFailedBatchLeavesNothing(store, () -> DriverManager.getConnection(url));
+        }
+    }
+
+    @Test
+    void aBatchThatFailsHalfWayLeavesNothingStoredOnPostgres() throws SQLException {
+        try (LocalPostgres database = LocalPostgres.createDatabase();
+             JdbcStore store = JdbcStore.open(database.url(), Optional.of(database.user()), Optional.empty(), 2)) {
+            assertAFailedBatchLeavesNothing(store, database::connect);
         }
     }
 
@@ -103,6 +121,28 @@ public final class UsageBatchTest {
     private static double dropped(String reason) {
         return Metrics.globalRegistry().counter("gateway.usage.records.dropped",
                 List.of(Tag.create("reason", reason))).map(Counter::count).orElse(0L);
+    }
+
+    /**
+     * A batch whose last record names a price table other than the one it carries fails after its
+     * records were inserted (a bug the writer refuses to store): none of them is kept, and the
+     * batches before and after it land.
+     */
+    private static void assertAFailedBatchLeavesNothing(JdbcStore store, Connector database) throws SQLException {
+        store.recordUsage(List.of(record(0)));
+        List<UsageRecord> failing = new ArrayList<>(IntStream.range(1, 11).mapToObj(UsageBatchTest::record).toList());
+        UsageRecord mismatched = record(11);
+        failing.add(new UsageRecord(mismatched.time(), mismatched.keyId(), mismatched.requestedModel(),
+                mismatched.provider(), mismatched.upstreamModel(), mismatched.status(), mismatched.promptTokens(),
+                mismatched.completionTokens(), mismatched.totalTokens(), mismatched.latencyMicros(),
+                mismatched.firstByteMicros(), mismatched.fallbacks(), new Cost.Priced(new Usd(1_000), "0123456789ab"),
+                PriceBook.of(Map.of()), false));
+
+        assertThrows(IllegalStateException.class, () -> store.recordUsage(failing));
+        store.recordUsage(List.of(record(12)));
+
+        assertEquals(List.of("openai/m0 1000", "openai/m12 1012"), stored(database),
+                "the batches before and after; nothing of the failed one");
     }
 
     /** One record, a few, and the writer's largest batch, each after the one before. */
