@@ -133,61 +133,15 @@ public final class JdbcStore implements GatewayStore {
     @Override
     public int recordUsage(List<UsageRecord> records) {
         health.admit("record usage");
-        UsageWriter.Written written;
+        int refused;
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            try {
-                written = writeUsage(connection, records);
-            } catch (RuntimeException e) {
-                // The pool rolls back on return only what ran through its own wrapper, and the usage
-                // statements run on the connection under it (KeptStatements): roll back here, or
-                // resetting the connection's auto-commit would commit half a batch.
-                rollBack(connection, e);
-                throw e;
-            }
+            refused = usage.record(connection, records, faults);
         } catch (SQLException e) {
             throw failed("record usage", e, true);
         }
-        usage.committed(written.tables());
         health.succeeded(true);
-        return written.refused();
-    }
-
-    /** Writes and commits the records in {@code connection}'s transaction, or rolls it back. */
-    private UsageWriter.Written writeUsage(Connection connection, List<UsageRecord> records) throws SQLException {
-        try {
-            UsageWriter.Written written = new UsageWriter.Written(usage.write(connection, records), 0);
-            connection.commit();
-            return written;
-        } catch (SQLException e) {
-            rollBack(connection, e);
-            if (faults.unavailability(e).isPresent()) {
-                throw e;
-            }
-            // The statement's own fault, so a record's data (PostgreSQL refuses a NUL in text): the
-            // batch is written again a record at a time, and only the records refused are left out.
-            try {
-                UsageWriter.Written written = usage.writeEach(connection, records, faults);
-                connection.commit();
-                return written;
-            } catch (SQLException again) {
-                rollBack(connection, again);
-                again.addSuppressed(e);
-                throw again;
-            }
-        }
-    }
-
-    /**
-     * Rolls back a failed transaction. SQLite has rolled back already after an I/O error; its "no
-     * transaction is active" must not hide why the write failed.
-     */
-    private static void rollBack(Connection connection, Exception failure) {
-        try {
-            connection.rollback();
-        } catch (SQLException rollback) {
-            failure.addSuppressed(rollback);
-        }
+        return refused;
     }
 
     @Override
@@ -239,7 +193,7 @@ public final class JdbcStore implements GatewayStore {
                 insert.executeBatch();
                 connection.commit();
             } catch (SQLException e) {
-                rollBack(connection, e);
+                Transactions.rollBack(connection, e);
                 throw e;
             }
         } catch (SQLException e) {

@@ -16,7 +16,7 @@ import java.util.Map;
  * <p>The statements are prepared on the connection under the pool's wrapper, which the pool does
  * not track: they outlive a return to the pool, and end with the connection when the pool closes
  * it. Not having seen them run, the pool does not roll back their work when the connection comes
- * back either: whoever uses them rolls back a failed transaction itself ({@link JdbcStore}). Not
+ * back either: whoever uses them rolls back a failed transaction itself ({@link UsageWriter#record}). Not
  * thread-safe: one writer uses it.
  */
 final class KeptStatements {

@@ -20,9 +20,9 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Writes a batch of usage records inside the caller's transaction: the records, the text of each
- * price table a record's cost names that the database may not have yet, and the records added into
- * the daily rollup ({@code usage_daily}), so that the rollup is never behind the records it sums.
+ * Writes a batch of usage records in one transaction: the records, the text of each price table a
+ * record's cost names that the database may not have yet, and the records added into the daily
+ * rollup ({@code usage_daily}), so that the rollup is never behind the records it sums.
  */
 final class UsageWriter {
     private static final System.Logger LOG = System.getLogger(UsageWriter.class.getName());
@@ -62,11 +62,58 @@ final class UsageWriter {
     private final KeptStatements statements = new KeptStatements();
 
     /**
-     * Writes the records; call {@link #committed} with what it returns once the transaction commits.
+     * Writes the records in the transaction {@code connection} has open and commits it. A batch the
+     * database refuses for one record's data is written again a record at a time, leaving out each
+     * record it refuses; whatever else fails is rolled back.
      *
-     * @return the price tables this batch wrote
+     * @return how many records were refused for their data and left out
+     * @throws SQLException when the database cannot serve ({@code faults} says so): the batch is then
+     *                      no one record's fault, and is rolled back whole for another try
      */
-    synchronized List<String> write(Connection connection, List<UsageRecord> records) throws SQLException {
+    synchronized int record(Connection connection, List<UsageRecord> records, DatabaseFaults faults)
+            throws SQLException {
+        Written written;
+        try {
+            written = writeAndCommit(connection, records, faults);
+        } catch (RuntimeException e) {
+            // The pool rolls back on return only what ran through its own wrapper, and the kept
+            // statements run on the connection under it: roll back here, or resetting the
+            // connection's auto-commit would commit half a batch.
+            Transactions.rollBack(connection, e);
+            throw e;
+        }
+        // The price tables a committed batch wrote are in the database for good.
+        keptTables.addAll(written.tables());
+        return written.refused();
+    }
+
+    private Written writeAndCommit(Connection connection, List<UsageRecord> records, DatabaseFaults faults)
+            throws SQLException {
+        try {
+            Written written = new Written(write(connection, records), 0);
+            connection.commit();
+            return written;
+        } catch (SQLException e) {
+            Transactions.rollBack(connection, e);
+            if (faults.unavailability(e).isPresent()) {
+                throw e;
+            }
+            // The statement's own fault, so a record's data (PostgreSQL refuses a NUL in text): the
+            // batch is written again a record at a time, and only the records refused are left out.
+            try {
+                Written written = writeEach(connection, records, faults);
+                connection.commit();
+                return written;
+            } catch (SQLException again) {
+                Transactions.rollBack(connection, again);
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
+    /** Writes the records; returns the price tables this batch wrote. */
+    private List<String> write(Connection connection, List<UsageRecord> records) throws SQLException {
         insertRecords(connection, records);
         List<String> tables = keepPriceTables(connection, records);
         addToRollup(connection, records);
@@ -75,13 +122,9 @@ final class UsageWriter {
 
     /**
      * Writes the records one at a time, each under a savepoint, leaving out each one the database
-     * refuses for its data; the rest as {@link #write} does, in the same transaction, which the
-     * caller commits.
-     *
-     * @throws SQLException when the database cannot serve ({@code faults} says so): the batch is then
-     *                      no one record's fault, and is rolled back whole for another try
+     * refuses for its data; the rest as {@link #write} does, in the same transaction.
      */
-    synchronized Written writeEach(Connection connection, List<UsageRecord> records, DatabaseFaults faults)
+    private Written writeEach(Connection connection, List<UsageRecord> records, DatabaseFaults faults)
             throws SQLException {
         List<UsageRecord> accepted = new ArrayList<>(records.size());
         int refused = 0;
@@ -107,16 +150,8 @@ final class UsageWriter {
         return new Written(tables, refused);
     }
 
-    /**
-     * What a batch wrote: the price tables it added (for {@link #committed}) and how many of its
-     * records were refused for their data and left out.
-     */
-    record Written(List<String> tables, int refused) {
-    }
-
-    /** The price tables a committed batch wrote are in the database for good. */
-    void committed(List<String> tables) {
-        keptTables.addAll(tables);
+    /** What a batch wrote: the price tables it added and how many of its records were refused for their data. */
+    private record Written(List<String> tables, int refused) {
     }
 
     private void insertRecords(Connection connection, List<UsageRecord> records) throws SQLException {
