@@ -510,11 +510,11 @@ public final class DistributionIT {
      * bin/gateway keeps methods it names out of the JIT's inlining, and caps the scratch memory of
      * a class's compilations, because those compilations were the process's peak RSS; it has
      * Helidon's connection loop compiled early, because an interpreted loop made every park of a
-     * connection's thread slow. Each named method and class is in the runtime (a rename in a
-     * Helidon or gateway upgrade would otherwise turn the option off without a word), the shipped
-     * JVM gets the option (the cap from JDK 22 on), and the JVM does not echo it on stdout, where
-     * the access log goes. The loop's options stay when the operator's own JVM options replace the
-     * shipped ones.
+     * connection's thread slow, and a new connection's setup, which otherwise stayed interpreted.
+     * Each named method and class is in the runtime (a rename in a Helidon or gateway upgrade would
+     * otherwise turn the option off without a word), the shipped JVM gets the option (the cap from
+     * JDK 22 on), and the JVM does not echo it on stdout, where the access log goes. The loop's and
+     * the setup's options stay when the operator's own JVM options replace the shipped ones.
      */
     @Test
     void theMethodsTheLauncherNamesToTheJitAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
@@ -546,15 +546,21 @@ public final class DistributionIT {
             assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
         }
 
-        // An operator's own options replace the heap's and the inlining's, not the connection loop's.
+        // An operator's own options replace the heap's and the inlining's, not the connection loop's or
+        // the connection setup's.
         var operatorsOptions = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-Xmx256m");
         try (GatewayProcess gateway = GatewayProcess.start(home, operatorsOptions)) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
             String commandLine = gateway.jdkTool("jcmd", "VM.command_line");
-            sinceJdk.keySet().forEach(option -> assertEquals(option.contains("Http1Connection"),
+            sinceJdk.keySet().forEach(option -> assertEquals(keptWithOperatorsOptions(option),
                     commandLine.contains(option), option + ": " + commandLine));
             assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
         }
+    }
+
+    /** The connection loop's options and the thresholds of code run once a connection, not the heap's or inlining's. */
+    private static boolean keptWithOperatorsOptions(String option) {
+        return option.contains("Http1Connection") || option.contains("CompileThresholdScaling");
     }
 
     private static URL url(Path jar) {
