@@ -44,6 +44,17 @@ trap 'exit 130' INT TERM
 port_free() { ! (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
 need_port() { port_free "$1" || die "port $1 is taken; set $2 to a free one"; }
 
+# distributions HOME...: sets homes to each HOME's absolute path; fails on one that holds no
+# unpacked distribution.
+distributions() {
+    local home
+    homes=()
+    for home in "$@"; do
+        [ -x "$home/bin/gateway" ] || die "no distribution in $home"
+        homes+=("$(cd "$home" && pwd)")
+    done
+}
+
 # wait_ready URL PID: up to 30 s for URL to answer 2xx while PID lives.
 wait_ready() {
     local _

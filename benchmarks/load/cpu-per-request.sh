@@ -48,11 +48,7 @@ if [ -n "${PROFILE_DIR:-}" ]; then
     mkdir -p "$PROFILE_DIR"
     : > "$PROFILE_DIR/requests.txt"
 fi
-homes=()
-for home in "$@"; do
-    [ -x "$home/bin/gateway" ] || die "no distribution in $home"
-    homes+=("$(cd "$home" && pwd)")
-done
+distributions "$@"
 
 # cpu_ticks PID: the user and system time so far of the process and those it started (bin/gateway
 # runs the JVM as its child while it records the AOT cache), in clock ticks, its JIT compiler

@@ -22,11 +22,7 @@ source "$(dirname "$0")/../harness/lib.sh"
 ROUNDS=${ROUNDS:-8} STREAMS=${STREAMS:-40} FIRST_N=${FIRST_N:-20} WARMUP_S=${WARMUP_S:-10}
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080} GATEWAY_PORT=${GATEWAY_PORT:-18180}
 KEY=sk-gw-bench-0123456789abcdef MODEL=openai/gpt-4o-mini
-homes=()
-for home in "$@"; do
-    [ -x "$home/bin/gateway" ] || die "no distribution in $home"
-    homes+=("$(cd "$home" && pwd)")
-done
+distributions "$@"
 
 # measure BUILD_INDEX: one start of that build; one "build round stream seconds" line a stream.
 measure() {
@@ -56,11 +52,12 @@ for round in $(seq "$ROUNDS"); do
     fi
 done
 
+# The awk programs' median of v[1..k] (sorts v).
+median='function median(v, k) { asort(v); return (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }'
 echo "| build | first byte, ms: median (all) | streams 1-$FIRST_N | streams $((FIRST_N + 1))-$STREAMS |"
 echo "| --- | --- | --- | --- |"
 for i in "${!homes[@]}"; do
-    awk -v b="$i" -v h="${homes[i]}" -v n="$FIRST_N" '
-        function median(v, k) { asort(v); return (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
+    awk -v b="$i" -v h="${homes[i]}" -v n="$FIRST_N" "$median"'
         $1 == b { all[++a] = $4; if ($3 <= n) early[++e] = $4; else late[++l] = $4 }
         END { printf "| %s | %.3f | %.3f | %.3f |\n", h, median(all, a) * 1000, median(early, e) * 1000,
               l ? median(late, l) * 1000 : 0 }' "$work/streams.txt"
@@ -70,8 +67,7 @@ if [ ${#homes[@]} -gt 1 ]; then
     echo "| build | / first build's: pooled medians | each round's medians, median (min-max) |"
     echo "| --- | --- | --- |"
     for i in $(seq 1 $((${#homes[@]} - 1))); do
-        awk -v b="$i" -v h="${homes[i]}" '
-            function median(v, k) { asort(v); return (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }
+        awk -v b="$i" -v h="${homes[i]}" "$median"'
             $1 == 0 { a[++na] = $4; ra[$2] = ra[$2] " " $4 } $1 == b { x[++nx] = $4; rb[$2] = rb[$2] " " $4 }
             END {
                 for (r in rb) if (r in ra) {
