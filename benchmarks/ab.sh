@@ -12,6 +12,9 @@
 # $AIGW_BENCH_CACHE/builds/<commit> (the JDK that ./mvnw finds builds it). So
 # "benchmarks/ab.sh main HEAD" checks a branch before its merge. The gateway gets one CPU
 # (PROXY_CPU), as run.sh gives it.
+# PAIRED=1 measures the two builds as a pair instead (load/paired.sh, which takes its own settings):
+# both up at once, every figure taken from both in the same seconds, so that the machine's changes
+# of speed, which spread these alternate rounds' ratios over ±10 %, move both builds alike.
 # Settings (environment): ROUNDS (4), CONNECTIONS ("1 32"), WARMUP_S (10), DURATION_S (15),
 # STREAM_N (20), RECORD_CACHE (1: each build records its AOT cache before its first round),
 # RESULT_FILE (bench-results/ab-<time>.json) and run.sh's ports and CPUs. About 2.5 minutes a
@@ -46,6 +49,9 @@ b_home=$(distribution "$2")
 for home in "$a_home" "$b_home"; do
     [ -x "$home/bin/gateway" ] || { echo "${0##*/}: no distribution in $home" >&2; exit 2; }
 done
+if [ "${PAIRED:-}" = 1 ]; then
+    exec "$here/load/paired.sh" "$a_home" "$b_home"
+fi
 ROUNDS=${ROUNDS:-4}
 RESULT_FILE=${RESULT_FILE:-$repo/bench-results/ab-$(date -u +%Y%m%dT%H%M).json}
 runs=$(mktemp -d)

@@ -133,7 +133,7 @@ limited_key() {
 gateway_row() {
     local name=$1 database=jdbc:sqlite:$work/$1.db key=$KEY home=$GATEWAY_HOME
     [ "$name" = baseline ] && GATEWAY_HOME=$BASELINE_HOME
-    [ "$RECORD_CACHE" = 1 ] && [ "$name" != limits ] && [ "$name" != redis ] && record_cache
+    [ "$RECORD_CACHE" = 1 ] && [ "$name" != limits ] && [ "$name" != redis ] && record_cache "$GATEWAY_PORT" "$UPSTREAM_PORT" "$KEY" "openai/$MODEL"
     migrate_database "$database"
     case $name in limits | redis) key=$(limited_key "$database") ;; esac
     if [ "$name" = redis ]; then
@@ -150,22 +150,6 @@ gateway_row() {
         mv "$work/row.json" "$work/rows/$name.json"
     fi
     GATEWAY_HOME=$home
-}
-
-# record_cache: a first start of the distribution, given the kinds of load measured (kept-alive
-# connections, new ones, streams), then stopped: bin/gateway writes its AOT cache as it exits.
-record_cache() {
-    log "gateway: recording the AOT cache"
-    rm -f "$GATEWAY_HOME"/lib/gateway-jdk-*.aot
-    local database=jdbc:sqlite:$work/record.db url=http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions _
-    migrate_database "$database"
-    start_gateway "$GATEWAY_PORT" "$UPSTREAM_PORT" "$database" "$KEY"
-    run_wrk "$url" 20 32 "openai/$MODEL" "$KEY" "$work/wrk.json"
-    run_wrk "$url" 5 1 "openai/$MODEL" "$KEY" "$work/wrk.json"
-    run_wrk "$url" 10 256 "openai/$MODEL" "$KEY" "$work/wrk.json"
-    run_wrk "$url" 5 4 "openai/$MODEL" "$KEY" "$work/wrk.json" "Connection: close"
-    for _ in $(seq 20); do chat_request true "$url" "openai/$MODEL" "$KEY" /dev/null > /dev/null; done
-    retire "$GATEWAY_PID"
 }
 
 # cold_starts DATABASE_URL: COLD_STARTS launches of bin/gateway, each to its first answered

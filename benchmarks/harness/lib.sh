@@ -69,6 +69,15 @@ wait_ready() {
 # rss_kb PID FIELD: VmRSS (now) or VmHWM (the process's peak) in kB, or nothing once it has gone.
 rss_kb() { awk -v field="$2:" '$1 == field { print $2 }' "/proc/$1/status" 2> /dev/null || true; }
 
+# jvm_pid PID: the JVM of a gateway started here, PID itself or, while bin/gateway records its AOT
+# cache (it then runs the JVM as its child), that child.
+jvm_pid() {
+    local pid
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        [ "$(basename "$(readlink "/proc/$pid/exe")")" != java ] || echo "$pid"
+    done | tail -n1
+}
+
 # render TEMPLATE OUT NAME=VALUE...: TEMPLATE with each @NAME@ replaced by its VALUE (a value may
 # span lines), written to OUT.
 render() {
@@ -179,6 +188,23 @@ retire() {
     local kept=() pid
     for pid in "${started[@]}"; do [ "$pid" = "$1" ] || kept+=("$pid"); done
     started=("${kept[@]}")
+}
+
+# record_cache PORT UPSTREAM_PORT KEY MODEL: a first start of the distribution at GATEWAY_HOME, given
+# the kinds of load measured (kept-alive connections, new ones, streams), then stopped: bin/gateway
+# writes its AOT cache as it exits, as a user's first start after an install does.
+record_cache() {
+    log "$GATEWAY_HOME: recording the AOT cache"
+    rm -f "$GATEWAY_HOME"/lib/gateway-jdk-*.aot
+    local database=jdbc:sqlite:$work/record-$RANDOM.db url=http://127.0.0.1:$1/api/v1/chat/completions _
+    migrate_database "$database"
+    start_gateway "$1" "$2" "$database" "$3"
+    run_wrk "$url" 20 32 "$4" "$3" "$work/wrk.json"
+    run_wrk "$url" 5 1 "$4" "$3" "$work/wrk.json"
+    run_wrk "$url" 10 256 "$4" "$3" "$work/wrk.json"
+    run_wrk "$url" 5 4 "$4" "$3" "$work/wrk.json" "Connection: close"
+    for _ in $(seq 20); do chat_request true "$url" "$4" "$3" /dev/null > /dev/null; done
+    retire "$GATEWAY_PID"
 }
 
 # first_answer_ms PORT KEY FROM_NS: polls GET /api/v1/models every 5 ms from LOAD_CPU, up to 10 s;

@@ -74,8 +74,7 @@ cpu_ticks() {
 # profile start|stop PID FILE: async-profiler in the JVM of PID (bin/gateway's shell or its java child).
 profile() {
     local jvm
-    jvm=$(for pid in "$2" $(pgrep -P "$2" || true); do
-        [ "$(basename "$(readlink "/proc/$pid/exe")")" != java ] || echo "$pid"; done | tail -n1)
+    jvm=$(jvm_pid "$2")
     # The agent's options reach it only as one quoted word.
     "$(dirname "$(readlink "/proc/$jvm/exe")")/jcmd" "$jvm" JVMTI.agent_load "$profiler" \
         "\"$1,event=cpu,interval=1ms,threads,file=$3,collapsed\"" > /dev/null

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Two builds measured as a pair: both up at once on the gateway's one CPU, every figure taken from
+# both in the same seconds, so that the machine's speed, which on a shared host moves by a fifth
+# from one minute to the next, moves both builds' figures alike (issue 50). ab.sh's alternate
+# rounds measure one build minutes after the other, and their ratios spread over ±10 % a round;
+# a pair's ratios hold within a few percent, so a regression of 5 % shows in one run.
+#
+#   benchmarks/load/paired.sh A B      (or PAIRED=1 benchmarks/ab.sh A B, which also takes revisions)
+#
+# A and B are unpacked distributions. First each records its AOT cache alone, under run.sh's kinds
+# of load (RECORD_CACHE=0 keeps the caches there). Then per round, both started on PROXY_CPU with
+# their shipped options (A first in odd rounds, B first in even ones), and in ab.sh's order:
+#   warm-up  wrk at 32 connections on each, at once, for WARMUP_S (each has about half the CPU, so
+#            twice ab.sh's 10 s);
+#   +p50/+p99  one connection each and one to the fake upstream (direct), one request at a time in
+#            turn for DURATION_S (harness/one_connection.py): each build's percentile less direct's;
+#   req/s    wrk at 32 connections on each, at once, for DURATION_S: each build gets the share of
+#            the one CPU its cost per request earns it, so B's req/s over A's is A's CPU a request
+#            over B's, as on a CPU of its own; jit_ms_32 is what its JIT compiled meanwhile;
+#   first byte  STREAMS streams a build, one at a time, A's and B's in turn, each on a new connection;
+#   peak RSS the JVM's peak resident memory at the end of the round (both loaded alike).
+# In each turn of one request or stream to each, the order of the two is reversed every other turn,
+# so that each build meets the other's leftover work (its writers, its collections) as often as the
+# other meets its own.
+# Prints each figure's median over the rounds, per build, and B's ratio to A per round (median,
+# min-max); writes RESULT_FILE (JSON) and the same name ending .md.
+# Settings (environment): ROUNDS (6), WARMUP_S (20), DURATION_S (15), STREAMS (40), RECORD_CACHE (1),
+# RESULT_FILE (bench-results/paired-<time>.json), and the harness's ports and CPUs (B takes the port
+# after GATEWAY_PORT). About 12 minutes with the defaults.
+set -euo pipefail
+source "$(dirname "$0")/../harness/lib.sh"
+[ $# = 2 ] || die "usage: ${0##*/} A B (unpacked distributions)"
+ROUNDS=${ROUNDS:-6} WARMUP_S=${WARMUP_S:-20} DURATION_S=${DURATION_S:-15} STREAMS=${STREAMS:-40}
+RESULT_FILE=${RESULT_FILE:-$repo/bench-results/paired-$(date -u +%Y%m%dT%H%M).json}
+UPSTREAM_PORT=${UPSTREAM_PORT:-18080} GATEWAY_PORT=${GATEWAY_PORT:-18180}
+KEY=sk-gw-bench-0123456789abcdef MODEL=openai/gpt-4o-mini
+distributions "$@"
+names=(A B)
+urls=("http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions"
+    "http://127.0.0.1:$((GATEWAY_PORT + 1))/api/v1/chat/completions")
+mkdir -p "$(dirname "$RESULT_FILE")"
+
+# start BUILD_INDEX: that build on its port, with a new database; sets pids[BUILD_INDEX].
+start() {
+    local database=jdbc:sqlite:$work/db-$round-$1.db
+    GATEWAY_HOME=${homes[$1]} GATEWAY_LOG=$work/gateway-$1.log
+    migrate_database "$database"
+    start_gateway $((GATEWAY_PORT + $1)) "$UPSTREAM_PORT" "$database" "$KEY"
+    pids[$1]=$GATEWAY_PID
+}
+
+# both_at_once SECONDS NAME: wrk at 32 connections on both builds at once; build i's summary in $work/NAME-i.json.
+both_at_once() {
+    run_wrk "${urls[0]}" "$1" 32 "$MODEL" "$KEY" "$work/$2-0.json" &
+    local first=$!
+    run_wrk "${urls[1]}" "$1" 32 "$MODEL" "$KEY" "$work/$2-1.json"
+    wait "$first"
+}
+
+# jit_ns PID: the CPU time of that gateway's JIT compiler threads so far.
+jit_ns() {
+    cpu_ns_by_kind "$(jvm_pid "$1")" | awk '$1 == "compilers" { ns = $2 } END { print ns + 0 }'
+}
+
+# measure_round: one start of both builds and every figure from them, in ab.sh's order (a warm-up at
+# 32 connections, one connection, 32 connections, streams); one JSON object on stdout.
+measure_round() {
+    local first=$((1 - round % 2)) i s status first_byte _ errors jit_before=() jit_ms=() order
+    pids=()
+    start "$first"
+    start $((1 - first))
+    both_at_once "$WARMUP_S" warm
+    time_one_connection "http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions,${urls[0]},${urls[1]}" \
+        "$DURATION_S" "$MODEL" "$KEY" "$work/one.json"
+    for i in 0 1; do jit_before[i]=$(jit_ns "${pids[i]}"); done
+    both_at_once "$DURATION_S" load
+    for i in 0 1; do jit_ms[i]=$(( ($(jit_ns "${pids[i]}") - jit_before[i]) / 1000000 )); done
+    errors=$(jq -s 'map(.non_2xx + .socket_errors) | add' "$work"/load-[01].json)
+    [ "$errors" = 0 ] || die "round $round: $errors requests failed under load"
+    # A's and B's streams in turn, the pair's order reversed every other time, as one_connection.py's.
+    : > "$work/streams.txt"
+    for s in $(seq "$STREAMS"); do
+        order="0 1"
+        [ $((s % 2)) = 1 ] || order="1 0"
+        for i in $order; do
+            read -r status first_byte _ < <(chat_request true "${urls[i]}" "$MODEL" "$KEY" /dev/null)
+            [ "$status" = 200 ] || die "round $round: a stream to ${names[i]} answered $status"
+            echo "$i $first_byte" >> "$work/streams.txt"
+        done
+    done
+    jq -nc --argjson round "$round" --arg first "${names[first]}" --argjson jit "[${jit_ms[0]}, ${jit_ms[1]}]" \
+        --argjson rss "[$(rss_kb "$(jvm_pid "${pids[0]}")" VmHWM), $(rss_kb "$(jvm_pid "${pids[1]}")" VmHWM)]" \
+        --slurpfile load <(cat "$work"/load-0.json "$work"/load-1.json) --slurpfile one "$work/one.json" \
+        --rawfile streams "$work/streams.txt" '
+        def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+        ($streams | split("\n") | map(select(length > 0) | split(" "))) as $s |
+        $one[0] as [$direct, $a, $b] |
+        {round: $round, first: $first, direct: {p50_ms: $direct.p50_ms, p99_ms: $direct.p99_ms}} + ([0, 1] | map(. as $i |
+            {(["A", "B"][$i]): {rps_32: $load[$i].rps, jit_ms_32: $jit[$i],
+                p50_ms_1: [$a, $b][$i].p50_ms, p99_ms_1: [$a, $b][$i].p99_ms,
+                plus_p50_ms_1: ([$a, $b][$i].p50_ms - $direct.p50_ms),
+                plus_p99_ms_1: ([$a, $b][$i].p99_ms - $direct.p99_ms),
+                stream_ttfb_ms: ($s | map(select(.[0] == ($i | tostring)) | .[1] | tonumber * 1000) | median),
+                peak_rss_mb: ($rss[$i] / 1024)}}) | add)'
+    retire "${pids[0]}"
+    retire "${pids[1]}"
+}
+
+start_upstream "$UPSTREAM_PORT" 10
+if [ "${RECORD_CACHE:-1}" = 1 ]; then
+    for home in "${homes[@]}"; do GATEWAY_HOME=$home record_cache "$GATEWAY_PORT" "$UPSTREAM_PORT" "$KEY" "$MODEL"; done
+fi
+: > "$work/rounds.json"
+for round in $(seq "$ROUNDS"); do
+    measure_round >> "$work/rounds.json"
+    log "round $round: $(jq -c '{first} + ({A, B} | map_values({rps_32, jit_ms_32, plus_p50_ms_1, stream_ttfb_ms}))' \
+        <(tail -n1 "$work/rounds.json"))"
+done
+
+jq -s --arg a "${homes[0]}" --arg b "${homes[1]}" --arg time "$(date -u +%FT%TZ)" '
+    def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+        else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+    def r3: if . == null then null else . * 1000 | round / 1000 end;
+    . as $rounds |
+    {time: $time, a: $a, b: $b, method: "paired", rounds: $rounds,
+     figures: (["rps_32", "jit_ms_32", "plus_p50_ms_1", "plus_p99_ms_1", "stream_ttfb_ms", "peak_rss_mb"] | map(. as $k |
+        ($rounds | map(select(.A[$k] > 0) | .B[$k] / .A[$k]) | sort) as $ratios |
+        {($k): {a_median: ($rounds | map(.A[$k]) | median | r3), b_median: ($rounds | map(.B[$k]) | median | r3),
+                b_over_a: ($ratios | median | r3), b_over_a_min: ($ratios[0] | r3),
+                b_over_a_max: ($ratios[-1] | r3)}}) | add)}' "$work/rounds.json" > "$RESULT_FILE"
+
+jq -r '"A: \(.a)\nB: \(.b)\n\(.rounds | length) rounds, both builds up at once (paired.sh)\n",
+    "| figure | A (median) | B (median) | B / A (median) | B / A (min-max) |",
+    "| --- | --- | --- | --- | --- |",
+    (.figures | to_entries[] | "| \(.key) | \(.value.a_median) | \(.value.b_median) | \(.value.b_over_a) | \(.value.b_over_a_min)-\(.value.b_over_a_max) |")' \
+    "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
+echo "JSON: $RESULT_FILE"
