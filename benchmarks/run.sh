@@ -113,13 +113,6 @@ measure() {
     rm -f "$work"/step-*.json
 }
 
-# jit_ns PID: the CPU time of the JIT's compiler threads so far. A step measured while they still
-# compile (a build with more code to compile, or one whose AOT cache holds fewer profiles) has that
-# much less of the one CPU for requests: its jit_ms says so.
-jit_ns() {
-    cpu_ns_by_kind "$1" | awk '$1 == "compilers" { ns = $2 } END { print ns + 0 }'
-}
-
 # limited_key DATABASE_URL: a new workspace key whose rpm and tpm limits the load never reaches, so
 # every request is reserved and settled; printed alone on stdout.
 limited_key() {

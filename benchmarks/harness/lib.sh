@@ -190,6 +190,13 @@ retire() {
     started=("${kept[@]}")
 }
 
+# jit_ns PID: the CPU time so far of the JIT's compiler threads in the JVM of PID (jvm_pid). A step
+# measured while they still compile (a build with more code to compile, or one whose AOT cache holds
+# fewer profiles) has that much less of the one CPU for requests.
+jit_ns() {
+    cpu_ns_by_kind "$(jvm_pid "$1")" | awk '$1 == "compilers" { ns = $2 } END { print ns + 0 }'
+}
+
 # record_cache PORT UPSTREAM_PORT KEY MODEL: a first start of the distribution at GATEWAY_HOME, given
 # the kinds of load measured (kept-alive connections, new ones, streams), then stopped: bin/gateway
 # writes its AOT cache as it exits, as a user's first start after an install does.
@@ -230,6 +237,18 @@ run_wrk() {
     CHAT_MODEL=$model CHAT_KEY=$key WRK_SUMMARY=$summary taskset -c "$LOAD_CPU" \
         wrk -t"$(( connections < 2 ? connections : 2 ))" -c"$connections" -d"${seconds}s" --timeout 5s \
         -s "$harness_dir/chat.lua" "$url" -- "$@" > /dev/null
+}
+
+# wrk_at_once SECONDS CONNECTIONS MODEL KEY NAME URL...: run_wrk on every URL at once, each with
+# CONNECTIONS; URL i's summary (from 0) in $work/NAME-i.json.
+wrk_at_once() {
+    local seconds=$1 connections=$2 model=$3 key=$4 name=$5 i loads=()
+    shift 5
+    for ((i = 1; i <= $#; i++)); do
+        run_wrk "${!i}" "$seconds" "$connections" "$model" "$key" "$work/$name-$((i - 1)).json" &
+        loads+=($!)
+    done
+    wait "${loads[@]}"
 }
 
 # time_one_connection URL SECONDS MODEL KEY SUMMARY [HEADER...]: run_wrk's request on one kept-alive

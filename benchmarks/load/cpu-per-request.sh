@@ -80,17 +80,6 @@ profile() {
         "\"$1,event=cpu,interval=1ms,threads,file=$3,collapsed\"" > /dev/null
 }
 
-# load_all SECONDS NAME URL...: wrk on every URL at once for SECONDS; URL i's summary in $work/NAME-i.json.
-load_all() {
-    local seconds=$1 name=$2 i loads=()
-    shift 2
-    for ((i = 1; i <= $#; i++)); do
-        run_wrk "${!i}" "$seconds" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" "$work/$name-$((i - 1)).json" &
-        loads+=($!)
-    done
-    wait "${loads[@]}"
-}
-
 # measure HOME... (in that order): the builds started, warmed up and measured at once, each on a
 # port of its own; one result line a build.
 measure() {
@@ -103,7 +92,7 @@ measure() {
         pids+=("$GATEWAY_PID")
         urls+=("http://127.0.0.1:$((GATEWAY_PORT + i))/api/v1/chat/completions")
     done
-    load_all "$WARMUP_S" warm "${urls[@]}"
+    wrk_at_once "$WARMUP_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" warm "${urls[@]}"
     for i in "${!pids[@]}"; do before+=("$(cpu_ticks "${pids[i]}")"); done
     if [ -n "$profiler" ]; then
         for i in "${!pids[@]}"; do
@@ -112,7 +101,7 @@ measure() {
             profile start "${pids[i]}" "$PROFILE_DIR/${profiles[i]}"
         done
     fi
-    load_all "$DURATION_S" wrk "${urls[@]}"
+    wrk_at_once "$DURATION_S" "$CONNECTIONS" openai/gpt-4o-mini "$KEY" wrk "${urls[@]}"
     for i in "${!pids[@]}"; do after+=("$(cpu_ticks "${pids[i]}")"); done
     if [ -n "$profiler" ]; then
         for i in "${!pids[@]}"; do

@@ -39,6 +39,9 @@ names=(A B)
 urls=("http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions"
     "http://127.0.0.1:$((GATEWAY_PORT + 1))/api/v1/chat/completions")
 mkdir -p "$(dirname "$RESULT_FILE")"
+# The jq programs' median (null of none).
+jq_median='def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+    else (.[length / 2 - 1] + .[length / 2]) / 2 end;'
 
 # start BUILD_INDEX: that build on its port, with a new database; sets pids[BUILD_INDEX].
 start() {
@@ -49,19 +52,6 @@ start() {
     pids[$1]=$GATEWAY_PID
 }
 
-# both_at_once SECONDS NAME: wrk at 32 connections on both builds at once; build i's summary in $work/NAME-i.json.
-both_at_once() {
-    run_wrk "${urls[0]}" "$1" 32 "$MODEL" "$KEY" "$work/$2-0.json" &
-    local first=$!
-    run_wrk "${urls[1]}" "$1" 32 "$MODEL" "$KEY" "$work/$2-1.json"
-    wait "$first"
-}
-
-# jit_ns PID: the CPU time of that gateway's JIT compiler threads so far.
-jit_ns() {
-    cpu_ns_by_kind "$(jvm_pid "$1")" | awk '$1 == "compilers" { ns = $2 } END { print ns + 0 }'
-}
-
 # measure_round: one start of both builds and every figure from them, in ab.sh's order (a warm-up at
 # 32 connections, one connection, 32 connections, streams); one JSON object on stdout.
 measure_round() {
@@ -69,11 +59,11 @@ measure_round() {
     pids=()
     start "$first"
     start $((1 - first))
-    both_at_once "$WARMUP_S" warm
+    wrk_at_once "$WARMUP_S" 32 "$MODEL" "$KEY" warm "${urls[@]}"
     time_one_connection "http://127.0.0.1:$UPSTREAM_PORT/v1/chat/completions,${urls[0]},${urls[1]}" \
         "$DURATION_S" "$MODEL" "$KEY" "$work/one.json"
     for i in 0 1; do jit_before[i]=$(jit_ns "${pids[i]}"); done
-    both_at_once "$DURATION_S" load
+    wrk_at_once "$DURATION_S" 32 "$MODEL" "$KEY" load "${urls[@]}"
     for i in 0 1; do jit_ms[i]=$(( ($(jit_ns "${pids[i]}") - jit_before[i]) / 1000000 )); done
     errors=$(jq -s 'map(.non_2xx + .socket_errors) | add' "$work"/load-[01].json)
     [ "$errors" = 0 ] || die "round $round: $errors requests failed under load"
@@ -92,7 +82,7 @@ measure_round() {
         --argjson rss "[$(rss_kb "$(jvm_pid "${pids[0]}")" VmHWM), $(rss_kb "$(jvm_pid "${pids[1]}")" VmHWM)]" \
         --slurpfile load <(cat "$work"/load-0.json "$work"/load-1.json) --slurpfile one "$work/one.json" \
         --rawfile streams "$work/streams.txt" '
-        def median: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+        '"$jq_median"'
         ($streams | split("\n") | map(select(length > 0) | split(" "))) as $s |
         $one[0] as [$direct, $a, $b] |
         {round: $round, first: $first, direct: {p50_ms: $direct.p50_ms, p99_ms: $direct.p99_ms}} + ([0, 1] | map(. as $i |
@@ -118,8 +108,7 @@ for round in $(seq "$ROUNDS"); do
 done
 
 jq -s --arg a "${homes[0]}" --arg b "${homes[1]}" --arg time "$(date -u +%FT%TZ)" '
-    def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
-        else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+    '"$jq_median"'
     def r3: if . == null then null else . * 1000 | round / 1000 end;
     . as $rounds |
     {time: $time, a: $a, b: $b, method: "paired", rounds: $rounds,
