@@ -98,9 +98,5 @@ jq -n --arg a "$a_home" --arg b "$b_home" --argjson rounds "$ROUNDS" --arg time 
                 b_over_a: ($ratios | median | r3), b_over_a_min: ($ratios | min | r3),
                 b_over_a_max: ($ratios | max | r3)}}) | add)}' "$runs"/[AB]-*.json > "$RESULT_FILE"
 
-jq -r '"A: \(.a)\nB: \(.b)\n\(.rounds) rounds, A B then B A alternately\n",
-    "| figure | A (median) | B (median) | B / A (median) | B / A (min-max) |",
-    "| --- | --- | --- | --- | --- |",
-    (.figures | to_entries[] | "| \(.key) | \(.value.a_median) | \(.value.b_median) | \(.value.b_over_a) | \(.value.b_over_a_min)-\(.value.b_over_a_max) |")' \
-    "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
+jq -r --arg how "$ROUNDS rounds, A B then B A alternately" -f "$here/harness/ab-table.jq" "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
 echo "JSON: $RESULT_FILE"

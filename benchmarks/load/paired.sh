@@ -118,9 +118,5 @@ jq -s --arg a "${homes[0]}" --arg b "${homes[1]}" --arg time "$(date -u +%FT%TZ)
                 b_over_a: ($ratios | median | r3), b_over_a_min: ($ratios[0] | r3),
                 b_over_a_max: ($ratios[-1] | r3)}}) | add)}' "$work/rounds.json" > "$RESULT_FILE"
 
-jq -r '"A: \(.a)\nB: \(.b)\n\(.rounds | length) rounds, both builds up at once (paired.sh)\n",
-    "| figure | A (median) | B (median) | B / A (median) | B / A (min-max) |",
-    "| --- | --- | --- | --- | --- |",
-    (.figures | to_entries[] | "| \(.key) | \(.value.a_median) | \(.value.b_median) | \(.value.b_over_a) | \(.value.b_over_a_min)-\(.value.b_over_a_max) |")' \
-    "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
+jq -r --arg how "$ROUNDS rounds, both builds up at once (paired.sh)" -f "$harness_dir/ab-table.jq" "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
 echo "JSON: $RESULT_FILE"
