@@ -508,11 +508,12 @@ public final class DistributionIT {
 
     /**
      * bin/gateway keeps methods it names out of the JIT's inlining, and caps the scratch memory of
-     * a class's compilations, because those compilations were the process's peak RSS; it has
+     * a class's compilations, because those compilations were the process's peak RSS (and the
+     * nodes of two that never fitted the cap, so that C2 gives them up at once); it has
      * Helidon's connection loop compiled early, because an interpreted loop made every park of a
      * connection's thread slow, and a new connection's setup, which otherwise stayed interpreted.
      * Each named method and class is in the runtime (a rename in a Helidon or gateway upgrade would
-     * otherwise turn the option off without a word), the shipped JVM gets the option (the cap from
+     * otherwise turn the option off without a word), the shipped JVM gets the option (the caps from
      * JDK 22 on), and the JVM does not echo it on stdout, where the access log goes. The loop's and
      * the setup's options stay when the operator's own JVM options replace the shipped ones.
      */
@@ -521,7 +522,7 @@ public final class DistributionIT {
         // As the shell passes the options on: a $ in a name is escaped in the script's double quotes.
         String launcher = Files.readString(home.resolve("bin/gateway")).replace("\\$", "$");
         // A class name may end in * (or $*), for the classes nested in it too.
-        var named = Pattern.compile("(dontinline|MemLimit|CompileThresholdScaling),"
+        var named = Pattern.compile("(dontinline|MemLimit|MaxNodeLimit|CompileThresholdScaling),"
                 + "([\\w.]+(?:\\$\\w+)*)(?:\\$?\\*)?::(\\w+|\\*)(,[\\d.]+)?").matcher(launcher);
         Map<String, Integer> sinceJdk = new HashMap<>();
         try (Stream<Path> jars = Files.list(home.resolve("lib"));
@@ -532,7 +533,8 @@ public final class DistributionIT {
                 Class<?> type = Class.forName(named.group(2), false, runtime);
                 assertTrue(method.equals("*") || Stream.of(type.getDeclaredMethods())
                         .anyMatch(declared -> declared.getName().equals(method)), named.group() + ": no such method");
-                sinceJdk.put("-XX:CompileCommand=" + named.group(), named.group(1).equals("MemLimit") ? 22 : 21);
+                boolean capped = named.group(1).equals("MemLimit") || named.group(1).equals("MaxNodeLimit");
+                sinceJdk.put("-XX:CompileCommand=" + named.group(), capped ? 22 : 21);
             }
         }
         assertEquals(Set.of(21, 22), Set.copyOf(sinceJdk.values()), launcher);
