@@ -519,11 +519,10 @@ public final class DistributionIT {
      */
     @Test
     void theMethodsTheLauncherNamesToTheJitAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
-        // As the shell passes the options on: a $ in a name is escaped in the script's double quotes.
-        String launcher = Files.readString(home.resolve("bin/gateway")).replace("\\$", "$");
-        // A class name may end in * (or $*), for the classes nested in it too.
+        String launcher = Files.readString(home.resolve("bin/gateway"));
+        // A class name may end in *, for the classes nested in it too.
         var named = Pattern.compile("(dontinline|MemLimit|MaxNodeLimit|CompileThresholdScaling),"
-                + "([\\w.]+(?:\\$\\w+)*)(?:\\$?\\*)?::(\\w+|\\*)(,[\\d.]+)?").matcher(launcher);
+                + "([\\w.$]+)\\*?::(\\w+|\\*)(,[\\d.]+)?").matcher(launcher);
         Map<String, Integer> sinceJdk = new HashMap<>();
         try (Stream<Path> jars = Files.list(home.resolve("lib"));
              URLClassLoader runtime = new URLClassLoader(jars.filter(jar -> jar.toString().endsWith(".jar"))
