@@ -79,7 +79,13 @@ final class BodyBudget {
         try {
             free += amount;
             // A key with no body in flight leaves the map: it holds only the keys sending bodies now.
-            heldByKey.computeIfPresent(keyId, (key, held) -> held == amount ? null : held - amount);
+            // No lambda: one that captures is made anew for every body, and this runs for each.
+            long stillHeld = heldByKey.get(keyId) - amount;
+            if (stillHeld == 0) {
+                heldByKey.remove(keyId);
+            } else {
+                heldByKey.put(keyId, stillHeld);
+            }
             freed.signalAll();
         } finally {
             lock.unlock();

@@ -244,7 +244,10 @@ public final class GatewayMetrics implements ReloadListener {
 
     private Meter meter(List<String> key, Supplier<Meter> create) {
         registry();
-        return meters.computeIfAbsent(key, ignored -> create.get());
+        // Looked up first: a meter counted per request exists after its first, and computeIfAbsent
+        // would take a lambda made for the call.
+        Meter meter = meters.get(key);
+        return meter != null ? meter : meters.computeIfAbsent(key, ignored -> create.get());
     }
 
     /** The registry meters go to; when Helidon has replaced it, the cached meters and gauges are made anew there. */
