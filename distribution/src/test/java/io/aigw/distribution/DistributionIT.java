@@ -549,8 +549,8 @@ public final class DistributionIT {
             assertFalse(gateway.output().contains("CompileCommand"), gateway.output());
         }
 
-        // An operator's own options replace the heap's and the inlining's, not the connection loop's,
-        // the connection setup's or the deadline's.
+        // An operator's own options replace the heap's and the inlining's, not the connection loop's or
+        // the connection setup's.
         var operatorsOptions = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-Xmx256m");
         try (GatewayProcess gateway = GatewayProcess.start(home, operatorsOptions)) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
@@ -561,13 +561,9 @@ public final class DistributionIT {
         }
     }
 
-    /**
-     * The connection loop's options, the thresholds of code run once a connection and the deadline's
-     * start compiled on its own, not the heap's or inlining's.
-     */
+    /** The connection loop's options and the thresholds of code run once a connection, not the heap's or inlining's. */
     private static boolean keptWithOperatorsOptions(String option) {
-        return option.contains("Http1Connection") || option.contains("CompileThresholdScaling")
-                || option.contains("Deadlines::start");
+        return option.contains("Http1Connection") || option.contains("CompileThresholdScaling");
     }
 
     private static URL url(Path jar) {
