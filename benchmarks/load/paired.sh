@@ -23,7 +23,8 @@
 # so that each build meets the other's leftover work (its writers, its collections) as often as the
 # other meets its own.
 # Prints each figure's median over the rounds, per build, and B's ratio to A per round (median,
-# min-max); writes RESULT_FILE (JSON) and the same name ending .md.
+# min-max), and how long a fixed loop took on each CPU before and after (core_ms, the host's speed);
+# writes RESULT_FILE (JSON) and the same name ending .md.
 # Settings (environment): ROUNDS (6), WARMUP_S (20), DURATION_S (15), STREAMS (40), RECORD_CACHE (1),
 # RESULT_FILE (bench-results/paired-<time>.json), and the harness's ports and CPUs (B takes the port
 # after GATEWAY_PORT). About 12 minutes with the defaults.
@@ -97,6 +98,9 @@ measure_round() {
 }
 
 start_upstream "$UPSTREAM_PORT" 10
+# How fast the host was: a pair's ratios move with it (the build with the larger working set loses
+# more on a slow, shared host), so runs are compared only with runs on a host about as fast.
+core_before="$(core_ms "$PROXY_CPU") $(core_ms "$LOAD_CPU")"
 if [ "${RECORD_CACHE:-1}" = 1 ]; then
     for home in "${homes[@]}"; do GATEWAY_HOME=$home record_cache "$GATEWAY_PORT" "$UPSTREAM_PORT" "$KEY" "$MODEL"; done
 fi
@@ -106,17 +110,23 @@ for round in $(seq "$ROUNDS"); do
     log "round $round: $(jq -c '{first} + ({A, B} | map_values({rps_32, jit_ms_32, plus_p50_ms_1, stream_ttfb_ms}))' \
         <(tail -n1 "$work/rounds.json"))"
 done
+core_after="$(core_ms "$PROXY_CPU") $(core_ms "$LOAD_CPU")"
 
-jq -s --arg a "${homes[0]}" --arg b "${homes[1]}" --arg time "$(date -u +%FT%TZ)" '
+jq -s --arg a "${homes[0]}" --arg b "${homes[1]}" --arg time "$(date -u +%FT%TZ)" \
+    --arg core_before "$core_before" --arg core_after "$core_after" '
     '"$jq_median"'
     def r3: if . == null then null else . * 1000 | round / 1000 end;
     . as $rounds |
-    {time: $time, a: $a, b: $b, method: "paired", rounds: $rounds,
+    def cores: split(" ") | map(tonumber);
+    {time: $time, a: $a, b: $b, method: "paired",
+     core_ms: {before: ($core_before | cores), after: ($core_after | cores)}, rounds: $rounds,
      figures: (["rps_32", "jit_ms_32", "plus_p50_ms_1", "plus_p99_ms_1", "stream_ttfb_ms", "peak_rss_mb"] | map(. as $k |
         ($rounds | map(select(.A[$k] > 0) | .B[$k] / .A[$k]) | sort) as $ratios |
         {($k): {a_median: ($rounds | map(.A[$k]) | median | r3), b_median: ($rounds | map(.B[$k]) | median | r3),
                 b_over_a: ($ratios | median | r3), b_over_a_min: ($ratios[0] | r3),
                 b_over_a_max: ($ratios[-1] | r3)}}) | add)}' "$work/rounds.json" > "$RESULT_FILE"
 
-jq -r --arg how "$ROUNDS rounds, both builds up at once (paired.sh)" -f "$harness_dir/ab-table.jq" "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
+how="$ROUNDS rounds, both builds up at once (paired.sh); a fixed loop took ${core_before// / and } ms on the"
+how="$how gateways' and the load's CPU before, ${core_after// / and } ms after"
+jq -r --arg how "$how" -f "$harness_dir/ab-table.jq" "$RESULT_FILE" | tee "${RESULT_FILE%.json}.md"
 echo "JSON: $RESULT_FILE"
