@@ -3,6 +3,7 @@ package io.aigw.runtime.store;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.pricing.Cost;
 import io.aigw.runtime.pricing.PriceBook;
+import io.aigw.runtime.pricing.Usd;
 import io.aigw.runtime.text.LogText;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -15,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -171,8 +173,9 @@ final class UsageWriter {
             insert.setLong(11, record.firstByteMicros());
             insert.setInt(12, record.fallbacks());
             Cost cost = record.cost();
-            if (cost.amount().isPresent()) {
-                insert.setLong(13, cost.amount().get().nanos());
+            Optional<Usd> amount = cost.amount();
+            if (amount.isPresent()) {
+                insert.setLong(13, amount.get().nanos());
             } else {
                 insert.setNull(13, Types.BIGINT);
             }
@@ -190,12 +193,19 @@ final class UsageWriter {
     }
 
     private List<String> keepPriceTables(Connection connection, List<UsageRecord> records) throws SQLException {
-        Map<String, PriceBook> missing = new TreeMap<>();
+        // Almost every batch names only tables written before: a plain walk, with no map made for the
+        // batch and no lambdas for each record (two captured each), as there were.
+        Map<String, PriceBook> missing = null;
         for (UsageRecord record : records) {
-            record.cost().priceVersion().filter(version -> !keptTables.contains(version))
-                    .ifPresent(version -> missing.putIfAbsent(version, record.prices()));
+            String version = record.cost().priceVersion().orElse(null);
+            if (version != null && !keptTables.contains(version)) {
+                if (missing == null) {
+                    missing = new TreeMap<>();
+                }
+                missing.putIfAbsent(version, record.prices());
+            }
         }
-        if (missing.isEmpty()) {
+        if (missing == null) {
             return List.of();
         }
         try (PreparedStatement keep = connection.prepareStatement(KEEP_TABLE)) {
@@ -226,13 +236,14 @@ final class UsageWriter {
                     record.endpoint(), record.upstreamKey() == null ? "" : record.upstreamKey());
             long[] sums = groups.computeIfAbsent(group, ignored -> new long[8]);
             Cost cost = record.cost();
+            Optional<Usd> amount = cost.amount();
             sums[0] += record.failedAttempt() ? 0 : 1;
             sums[1] += Math.max(0, record.promptTokens());
             sums[2] += Math.max(0, record.completionTokens());
             sums[3] += Math.max(0, record.totalTokens());
-            sums[4] = Math.addExact(sums[4], cost.amount().map(usd -> usd.nanos()).orElse(0L));
-            sums[5] += cost.amount().isPresent() ? 1 : 0;
-            sums[6] += cost.amount().isPresent() ? 0 : 1;
+            sums[4] = Math.addExact(sums[4], amount.isPresent() ? amount.get().nanos() : 0L);
+            sums[5] += amount.isPresent() ? 1 : 0;
+            sums[6] += amount.isPresent() ? 0 : 1;
             sums[7] += cost.basis() == Cost.Basis.ESTIMATED ? 1 : 0;
         }
         List<Group> ordered = groups.keySet().stream().sorted(KEY_ORDER).toList();

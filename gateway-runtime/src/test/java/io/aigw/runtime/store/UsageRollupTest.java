@@ -121,6 +121,31 @@ public final class UsageRollupTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgresql"})
+    void theTextOfEachPriceTableARecordIsPricedByIsKeptBesideIt(String kind) throws Exception {
+        try (Database database = Database.open(kind, folder)) {
+            JdbcStore store = database.store();
+            store.recordUsage(List.of(record(LAST_SECOND, "master", null, null, 0, 0, new Cost.NotBilled(), false),
+                    record(LAST_SECOND, "master", "xai", "grok-5", 7, 3, new Cost.Unknown(Cost.Reason.NO_PRICE),
+                            false)));
+            assertEquals(Optional.empty(), store.priceTable(PRICES.version()), "no record named a table");
+
+            store.recordUsage(List.of(
+                    record(LAST_SECOND, "master", "openai", "gpt-5", 10, 5, new Cost.Reported(new Usd(5)), false),
+                    record(LAST_SECOND, "master", "openai", "gpt-5", 10, 5, new Cost.Priced(new Usd(70_000),
+                            PRICES.version()), false),
+                    record(LAST_SECOND, "master", "openai", "gpt-5", 4, 1, new Cost.Estimated(new Usd(16_000),
+                            PRICES.version()), false)));
+            store.recordUsage(List.of(record(LAST_SECOND, "master", "openai", "gpt-5", 1, 1,
+                    new Cost.Priced(new Usd(7_000), PRICES.version()), false)));
+
+            assertEquals(Optional.of(PRICES.canonical()), store.priceTable(PRICES.version()));
+            assertEquals(1, database.count("price_tables"));
+            assertEquals(6, database.count("usage_records"));
+        }
+    }
+
     /** A chat completion of {@code provider}'s model made with its upstream key {@code upstreamKey}, priced. */
     private static UsageRecord called(String keyId, String provider, String upstreamKey, long prompt, long completion,
                                       long costNanos) {
@@ -154,6 +179,14 @@ public final class UsageRollupTest {
         void execute(String statement) throws SQLException {
             try (Connection connection = connect(); Statement sql = connection.createStatement()) {
                 sql.execute(statement);
+            }
+        }
+
+        long count(String table) throws SQLException {
+            try (Connection connection = connect();
+                 ResultSet rows = connection.createStatement().executeQuery("SELECT COUNT(*) FROM " + table)) {
+                rows.next();
+                return rows.getLong(1);
             }
         }
 
