@@ -193,19 +193,15 @@ final class UsageWriter {
     }
 
     private List<String> keepPriceTables(Connection connection, List<UsageRecord> records) throws SQLException {
-        // Almost every batch names only tables written before: a plain walk, with no map made for the
-        // batch and no lambdas for each record (two captured each), as there were.
-        Map<String, PriceBook> missing = null;
+        Map<String, PriceBook> missing = new TreeMap<>();
+        // A plain loop: Optional's filter and ifPresent took two capturing lambdas a record.
         for (UsageRecord record : records) {
             String version = record.cost().priceVersion().orElse(null);
             if (version != null && !keptTables.contains(version)) {
-                if (missing == null) {
-                    missing = new TreeMap<>();
-                }
                 missing.putIfAbsent(version, record.prices());
             }
         }
-        if (missing == null) {
+        if (missing.isEmpty()) {
             return List.of();
         }
         try (PreparedStatement keep = connection.prepareStatement(KEEP_TABLE)) {
