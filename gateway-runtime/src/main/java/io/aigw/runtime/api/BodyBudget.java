@@ -3,9 +3,10 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.config.GatewayConfig;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -22,23 +23,40 @@ final class BodyBudget {
     /** How long a body may wait for room: long enough for a body of a few megabytes to go upstream. */
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
+    /** A key's share counter that was dropped from the map; a body that meets it looks the key up again. */
+    private static final long DROPPED = Long.MIN_VALUE;
+
     private final long bytes;
     private final long keyBytes;
+    private final long waitNanos;
+    /** The room no body holds. */
+    private final AtomicLong free = new AtomicLong();
+    /**
+     * The room held by each key with a body in flight. A key whose bodies have all ended leaves the
+     * map, so that it holds only the keys sending bodies now: its counter is marked {@link #DROPPED}
+     * first, and a body that took it from the map just before takes the key's new one instead.
+     */
+    private final ConcurrentHashMap<String, AtomicLong> heldByKey = new ConcurrentHashMap<>();
+    /** Bodies waiting for room wait in turn on this fair lock; while any waits, every body queues. */
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Condition freed = lock.newCondition();
-    /** Guarded by {@link #lock}. */
-    private long free;
-    /** Guarded by {@link #lock}: the room held by each key with a body in flight. */
-    private final Map<String, Long> heldByKey = new HashMap<>();
+    /** Bodies waiting for room, counted before they look for it under {@link #lock}. */
+    private final AtomicInteger waiting = new AtomicInteger();
 
     /**
      * @param bytes    the heap bodies may hold together
      * @param keyBytes the most of it one key's bodies may hold
      */
     BodyBudget(long bytes, long keyBytes) {
+        this(bytes, keyBytes, WAIT_NANOS);
+    }
+
+    /** @param waitNanos how long a body may wait for room */
+    BodyBudget(long bytes, long keyBytes, long waitNanos) {
         this.bytes = bytes;
         this.keyBytes = keyBytes;
-        this.free = bytes;
+        this.waitNanos = waitNanos;
+        this.free.set(bytes);
     }
 
     long bytes() {
@@ -53,48 +71,85 @@ final class BodyBudget {
     /** Whether room was taken, and if not, which limit kept it. */
     private enum Room { TAKEN, GATEWAY_FULL, KEY_FULL }
 
-    private Room take(String keyId, long amount) {
+    private Room take(Reservation body, long amount) {
+        // Without waiters a body takes its room at once, with no lock; with some, it queues behind them.
+        if (waiting.get() == 0) {
+            Room room = tryTake(body, amount);
+            if (room == Room.TAKEN) {
+                return room;
+            }
+            // The gateway's room it claimed and gave back may have kept a waiter from room it now finds.
+            wakeWaiters();
+        }
+        waiting.incrementAndGet();
         lock.lock();
         try {
-            long waitNanos = WAIT_NANOS;
-            while (free < amount || heldByKey.getOrDefault(keyId, 0L) + amount > keyBytes) {
-                if (waitNanos <= 0) {
-                    return free < amount ? Room.GATEWAY_FULL : Room.KEY_FULL;
+            long leftNanos = waitNanos;
+            while (true) {
+                Room room = tryTake(body, amount);
+                if (room == Room.TAKEN || leftNanos <= 0) {
+                    return room;
                 }
-                waitNanos = freed.awaitNanos(waitNanos);
+                leftNanos = freed.awaitNanos(leftNanos);
             }
-            free -= amount;
-            heldByKey.merge(keyId, amount, Long::sum);
-            return Room.TAKEN;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Room.GATEWAY_FULL;
         } finally {
             lock.unlock();
+            waiting.decrementAndGet();
         }
     }
 
-    private void give(String keyId, long amount) {
-        lock.lock();
-        try {
-            free += amount;
-            // A key with no body in flight leaves the map: it holds only the keys sending bodies now.
-            // No lambda: one that captures is made anew for every body, and this runs for each.
-            long stillHeld = heldByKey.get(keyId) - amount;
-            if (stillHeld == 0) {
-                heldByKey.remove(keyId);
-            } else {
-                heldByKey.put(keyId, stillHeld);
+    /**
+     * Takes the gateway's room, then the key's share of it, giving the room back when the share is
+     * not there: room claimed a moment too long can only refuse another body, never over-commit.
+     */
+    private Room tryTake(Reservation body, long amount) {
+        long now = free.get();
+        while (true) {
+            if (now < amount) {
+                return Room.GATEWAY_FULL;
             }
-            freed.signalAll();
-        } finally {
-            lock.unlock();
+            long seen = free.compareAndExchange(now, now - amount);
+            if (seen == now) {
+                break;
+            }
+            now = seen;
+        }
+        if (!body.takeShare(amount)) {
+            free.addAndGet(amount);
+            return Room.KEY_FULL;
+        }
+        return Room.TAKEN;
+    }
+
+    private void give(long amount) {
+        free.addAndGet(amount);
+        wakeWaiters();
+    }
+
+    /**
+     * Wakes the bodies waiting for room, if any. A waiter counts itself before it looks for room,
+     * and room is given back before this looks for waiters: either the waiter sees the room, or
+     * this sees the waiter.
+     */
+    private void wakeWaiters() {
+        if (waiting.get() > 0) {
+            lock.lock();
+            try {
+                freed.signalAll();
+            } finally {
+                lock.unlock();
+            }
         }
     }
 
     /** Room held for one body, grown as it is read and given back when its request ends. */
     final class Reservation implements AutoCloseable {
         private final String keyId;
+        /** The key's counter this body's share is held on, once it holds some. */
+        private AtomicLong share;
         private long held;
 
         private Reservation(String keyId) {
@@ -109,7 +164,7 @@ final class BodyBudget {
          */
         void grow(long bodyBytes) {
             long wanted = bodyBytes * GatewayConfig.Limits.BODY_COST;
-            switch (take(keyId, wanted)) {
+            switch (take(this, wanted)) {
                 case TAKEN -> held += wanted;
                 case GATEWAY_FULL -> throw new ApiException(ApiError.bodiesOverloaded(bytes));
                 case KEY_FULL -> throw new ApiException(ApiError.rateLimited("requests", "This key's request bodies"
@@ -118,10 +173,31 @@ final class BodyBudget {
             }
         }
 
+        /** Adds {@code amount} to the key's share, if it fits. */
+        private boolean takeShare(long amount) {
+            // While this body holds some, its counter stays in the map; before, it may have been dropped.
+            AtomicLong counter = held > 0 ? share : heldByKey.computeIfAbsent(keyId, key -> new AtomicLong());
+            while (true) {
+                long keyHeld = counter.get();
+                if (keyHeld == DROPPED) {
+                    heldByKey.remove(keyId, counter);
+                    counter = heldByKey.computeIfAbsent(keyId, key -> new AtomicLong());
+                } else if (keyHeld + amount > keyBytes) {
+                    return false;
+                } else if (counter.compareAndSet(keyHeld, keyHeld + amount)) {
+                    share = counter;
+                    return true;
+                }
+            }
+        }
+
         @Override
         public void close() {
             if (held > 0) {
-                give(keyId, held);
+                if (share.addAndGet(-held) == 0 && share.compareAndSet(0, DROPPED)) {
+                    heldByKey.remove(keyId, share);
+                }
+                give(held);
                 held = 0;
             }
         }
