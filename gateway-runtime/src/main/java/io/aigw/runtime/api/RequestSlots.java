@@ -1,8 +1,7 @@
 package io.aigw.runtime.api;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The chat requests the gateway takes on at once ({@code gateway.max-concurrent-requests}), shared
@@ -15,12 +14,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * reserve is what does.
  */
 final class RequestSlots {
+    /** A key's counter that was dropped from the map; a request that meets it looks the key up again. */
+    private static final int DROPPED = Integer.MIN_VALUE;
+
     private final int capacity;
     private final int reserve;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by {@link #lock}: requests in flight, in all and per key with any. */
-    private int used;
-    private final Map<String, Integer> heldByKey = new HashMap<>();
+    /** Requests in flight. */
+    private final AtomicInteger used = new AtomicInteger();
+    /**
+     * Requests in flight per key with any. A key with none leaves the map, so that it holds only the
+     * keys busy now: its counter is marked {@link #DROPPED} first, and a request that took it from the
+     * map just before takes the key's new one instead.
+     */
+    private final ConcurrentHashMap<String, AtomicInteger> heldByKey = new ConcurrentHashMap<>();
 
     /**
      * @param capacity requests in flight at once, at least 1
@@ -42,33 +48,50 @@ final class RequestSlots {
         return reserve;
     }
 
-    /** Takes a slot for a request of {@code keyId}, if one is free to it. */
+    /**
+     * Takes a slot for a request of {@code keyId}, if one is free to it. No lock: the key's count is
+     * claimed first and the slot after, each with an atomic update, and a claim that gets no slot is
+     * given back. The slots are never over-committed; a key's requests racing at the reserve's edge
+     * may count each other's claims and be refused where, one at a time, one would have got in.
+     */
     Admission take(String keyId) {
-        lock.lock();
-        try {
-            if (used >= capacity) {
+        AtomicInteger keyCount = heldByKey.computeIfAbsent(keyId, key -> new AtomicInteger());
+        int held;
+        while (true) {
+            held = keyCount.get();
+            if (held == DROPPED) {
+                heldByKey.remove(keyId, keyCount);
+                keyCount = heldByKey.computeIfAbsent(keyId, key -> new AtomicInteger());
+            } else if (keyCount.compareAndSet(held, held + 1)) {
+                break;
+            }
+        }
+        int now = used.get();
+        while (true) {
+            if (now >= capacity) {
+                giveBack(keyId, keyCount);
                 return new Admission.Full();
             }
-            int held = heldByKey.getOrDefault(keyId, 0);
-            if (held >= reserve && capacity - used <= reserve) {
+            if (held >= reserve && capacity - now <= reserve) {
+                giveBack(keyId, keyCount);
                 return new Admission.KeyBeyondReserve(held);
             }
-            used++;
-            heldByKey.put(keyId, held + 1);
-            return new Admission.Taken(this, keyId);
-        } finally {
-            lock.unlock();
+            int seen = used.compareAndExchange(now, now + 1);
+            if (seen == now) {
+                return new Admission.Taken(this, keyId, keyCount);
+            }
+            now = seen;
         }
     }
 
-    private void giveBack(String keyId) {
-        lock.lock();
-        try {
-            used--;
-            // A key with nothing in flight leaves the map: it holds only the keys busy now.
-            heldByKey.computeIfPresent(keyId, (key, held) -> held == 1 ? null : held - 1);
-        } finally {
-            lock.unlock();
+    private void release(String keyId, AtomicInteger keyCount) {
+        used.decrementAndGet();
+        giveBack(keyId, keyCount);
+    }
+
+    private void giveBack(String keyId, AtomicInteger keyCount) {
+        if (keyCount.decrementAndGet() == 0 && keyCount.compareAndSet(0, DROPPED)) {
+            heldByKey.remove(keyId, keyCount);
         }
     }
 
@@ -78,18 +101,20 @@ final class RequestSlots {
         final class Taken implements Admission, AutoCloseable {
             private final RequestSlots slots;
             private final String keyId;
+            private final AtomicInteger keyCount;
             private boolean closed;
 
-            private Taken(RequestSlots slots, String keyId) {
+            private Taken(RequestSlots slots, String keyId, AtomicInteger keyCount) {
                 this.slots = slots;
                 this.keyId = keyId;
+                this.keyCount = keyCount;
             }
 
             @Override
             public void close() {
                 if (!closed) {
                     closed = true;
-                    slots.giveBack(keyId);
+                    slots.release(keyId, keyCount);
                 }
             }
         }
