@@ -77,8 +77,9 @@ class BodyBudgetTest {
                     int key = random.nextInt(keys.length);
                     BodyBudget.Reservation body = budget.open(keys[key]);
                     long taken = 0;
+                    int parts = 1 + random.nextInt(3);
                     try {
-                        for (int part = 0; part < 1 + random.nextInt(3); part++) {
+                        for (int part = 0; part < parts; part++) {
                             long bodyBytes = 1 + random.nextInt(150);
                             body.grow(bodyBytes);
                             taken += room(bodyBytes);
