@@ -3,7 +3,6 @@ package io.aigw.runtime.api;
 import io.aigw.runtime.config.GatewayConfig;
 import io.aigw.runtime.error.ApiError;
 import io.aigw.runtime.error.ApiException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,20 +22,13 @@ final class BodyBudget {
     /** How long a body may wait for room: long enough for a body of a few megabytes to go upstream. */
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    /** A key's share counter that was dropped from the map; a body that meets it looks the key up again. */
-    private static final long DROPPED = Long.MIN_VALUE;
-
     private final long bytes;
     private final long keyBytes;
     private final long waitNanos;
     /** The room no body holds. */
     private final AtomicLong free = new AtomicLong();
-    /**
-     * The room held by each key with a body in flight. A key whose bodies have all ended leaves the
-     * map, so that it holds only the keys sending bodies now: its counter is marked {@link #DROPPED}
-     * first, and a body that took it from the map just before takes the key's new one instead.
-     */
-    private final ConcurrentHashMap<String, AtomicLong> heldByKey = new ConcurrentHashMap<>();
+    /** The room held by each key with a body in flight. */
+    private final KeyCounters heldByKey = new KeyCounters();
     /** Bodies waiting for room wait in turn on this fair lock; while any waits, every body queues. */
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Condition freed = lock.newCondition();
@@ -176,12 +168,11 @@ final class BodyBudget {
         /** Adds {@code amount} to the key's share, if it fits. */
         private boolean takeShare(long amount) {
             // While this body holds some, its counter stays in the map; before, it may have been dropped.
-            AtomicLong counter = held > 0 ? share : heldByKey.computeIfAbsent(keyId, key -> new AtomicLong());
+            AtomicLong counter = held > 0 ? share : heldByKey.of(keyId);
             while (true) {
                 long keyHeld = counter.get();
-                if (keyHeld == DROPPED) {
-                    heldByKey.remove(keyId, counter);
-                    counter = heldByKey.computeIfAbsent(keyId, key -> new AtomicLong());
+                if (keyHeld == KeyCounters.DROPPED) {
+                    counter = heldByKey.after(keyId, counter);
                 } else if (keyHeld + amount > keyBytes) {
                     return false;
                 } else if (counter.compareAndSet(keyHeld, keyHeld + amount)) {
@@ -194,9 +185,7 @@ final class BodyBudget {
         @Override
         public void close() {
             if (held > 0) {
-                if (share.addAndGet(-held) == 0 && share.compareAndSet(0, DROPPED)) {
-                    heldByKey.remove(keyId, share);
-                }
+                heldByKey.subtract(keyId, share, held);
                 give(held);
                 held = 0;
             }

@@ -1,7 +1,7 @@
 package io.aigw.runtime.api;
 
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The chat requests the gateway takes on at once ({@code gateway.max-concurrent-requests}), shared
@@ -14,19 +14,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * reserve is what does.
  */
 final class RequestSlots {
-    /** A key's counter that was dropped from the map; a request that meets it looks the key up again. */
-    private static final int DROPPED = Integer.MIN_VALUE;
-
     private final int capacity;
     private final int reserve;
     /** Requests in flight. */
     private final AtomicInteger used = new AtomicInteger();
-    /**
-     * Requests in flight per key with any. A key with none leaves the map, so that it holds only the
-     * keys busy now: its counter is marked {@link #DROPPED} first, and a request that took it from the
-     * map just before takes the key's new one instead.
-     */
-    private final ConcurrentHashMap<String, AtomicInteger> heldByKey = new ConcurrentHashMap<>();
+    /** Requests in flight per key with any. */
+    private final KeyCounters heldByKey = new KeyCounters();
 
     /**
      * @param capacity requests in flight at once, at least 1
@@ -55,13 +48,12 @@ final class RequestSlots {
      * may count each other's claims and be refused where, one at a time, one would have got in.
      */
     Admission take(String keyId) {
-        AtomicInteger keyCount = heldByKey.computeIfAbsent(keyId, key -> new AtomicInteger());
-        int held;
+        AtomicLong keyCount = heldByKey.of(keyId);
+        long held;
         while (true) {
             held = keyCount.get();
-            if (held == DROPPED) {
-                heldByKey.remove(keyId, keyCount);
-                keyCount = heldByKey.computeIfAbsent(keyId, key -> new AtomicInteger());
+            if (held == KeyCounters.DROPPED) {
+                keyCount = heldByKey.after(keyId, keyCount);
             } else if (keyCount.compareAndSet(held, held + 1)) {
                 break;
             }
@@ -69,12 +61,12 @@ final class RequestSlots {
         int now = used.get();
         while (true) {
             if (now >= capacity) {
-                giveBack(keyId, keyCount);
+                heldByKey.subtract(keyId, keyCount, 1);
                 return new Admission.Full();
             }
             if (held >= reserve && capacity - now <= reserve) {
-                giveBack(keyId, keyCount);
-                return new Admission.KeyBeyondReserve(held);
+                heldByKey.subtract(keyId, keyCount, 1);
+                return new Admission.KeyBeyondReserve((int) held);
             }
             int seen = used.compareAndExchange(now, now + 1);
             if (seen == now) {
@@ -84,15 +76,9 @@ final class RequestSlots {
         }
     }
 
-    private void release(String keyId, AtomicInteger keyCount) {
+    private void release(String keyId, AtomicLong keyCount) {
         used.decrementAndGet();
-        giveBack(keyId, keyCount);
-    }
-
-    private void giveBack(String keyId, AtomicInteger keyCount) {
-        if (keyCount.decrementAndGet() == 0 && keyCount.compareAndSet(0, DROPPED)) {
-            heldByKey.remove(keyId, keyCount);
-        }
+        heldByKey.subtract(keyId, keyCount, 1);
     }
 
     /** Whether a request got a slot, and if not, why. */
@@ -101,10 +87,10 @@ final class RequestSlots {
         final class Taken implements Admission, AutoCloseable {
             private final RequestSlots slots;
             private final String keyId;
-            private final AtomicInteger keyCount;
+            private final AtomicLong keyCount;
             private boolean closed;
 
-            private Taken(RequestSlots slots, String keyId, AtomicInteger keyCount) {
+            private Taken(RequestSlots slots, String keyId, AtomicLong keyCount) {
                 this.slots = slots;
                 this.keyId = keyId;
                 this.keyCount = keyCount;
