@@ -18,7 +18,8 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
  * closed, before any route runs. A connection in the {@link CallerReserve} is refused 503 for any
  * path but {@code /observe/*}. An HTTP/1.0 request (read as HTTP/1.1, {@link CallerSocket}) closes
  * its connection after its answer unless it asked for keep-alive, and an answer of unknown length
- * goes to it without chunks, ended by the close ({@link Http10Writer}).
+ * goes to it without chunks, ended by the close ({@link Http10Writer}); only its answers say
+ * {@code Connection: keep-alive}, which HTTP/1.1 implies.
  */
 final class CallerEvents {
     private static final String OBSERVE = "/observe";
@@ -77,13 +78,18 @@ final class CallerEvents {
             @Override
             public void headers(ConnectionContext ctx, Headers headers) {
                 CallerSocket socket = socketOf(ctx);
-                if (socket != null && socket.http10() && has(headers, HeaderValues.TRANSFER_ENCODING_CHUNKED)
-                        && headers instanceof ServerResponseHeaders writable
-                        && ctx.dataWriter() instanceof Http10Writer writer) {
-                    // No chunks for HTTP/1.0: the answer's end is the connection's.
-                    writable.remove(HeaderNames.TRANSFER_ENCODING);
-                    writable.set(HeaderValues.CONNECTION_CLOSE);
-                    writer.dechunkNextAnswer();
+                if (socket != null && socket.http10() && headers instanceof ServerResponseHeaders writable) {
+                    if (has(headers, HeaderValues.TRANSFER_ENCODING_CHUNKED)
+                            && ctx.dataWriter() instanceof Http10Writer writer) {
+                        // No chunks for HTTP/1.0: the answer's end is the connection's.
+                        writable.remove(HeaderNames.TRANSFER_ENCODING);
+                        writable.set(HeaderValues.CONNECTION_CLOSE);
+                        writer.dechunkNextAnswer();
+                    } else {
+                        // HTTP/1.0 keeps a connection only when the answer says so; Helidon replaces
+                        // this with its Connection: close when the caller did not ask to keep it.
+                        writable.setIfAbsent(KEEP_ALIVE);
+                    }
                 }
                 if (socket != null) {
                     socket.answerStarted(has(headers, HeaderValues.CONNECTION_CLOSE));

@@ -36,6 +36,10 @@ public final class CallerProtocols {
                 // Every header the gateway writes is its own or was checked once (HeaderSyntax); Helidon
                 // 4.5 checks each again on every answer unless told not to, as 4.4 did by default.
                 .validateResponseHeaders(false)
+                // HTTP/1.1 keeps a connection unless told otherwise (RFC 9112, 9.3): an answer's
+                // Connection: keep-alive says nothing, and Helidon 4.5 tokenizes that header once
+                // more after every answer. HTTP/1.0 callers who ask for it get it (CallerEvents).
+                .sendKeepAliveHeader(false)
                 .config(protocols.get("http_1_1"))
                 .addReceiveListener(CallerEvents.received(http2))
                 .addSendListener(CallerEvents.sent())

@@ -1,6 +1,7 @@
 package io.aigw.runtime.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.aigw.runtime.testing.CannedUpstream;
@@ -61,6 +62,20 @@ final class FramingTest {
             assertEquals(200, answer.status(), answer.body());
             assertEquals("close", answer.headers().get("connection"));
             assertTrue(RawCaller.ended(caller), "the request after Connection: close was not read");
+        }
+    }
+
+    @Test
+    void anHttp11ConnectionIsKeptWithoutSayingSo() throws Exception {
+        try (Socket caller = connect()) {
+            RawCaller.write(caller, bytes(post("Content-Length: " + VALID.length() + "\r\n") + VALID + MODELS));
+
+            Answer chat = RawCaller.readAnswer(caller.getInputStream());
+            assertEquals(200, chat.status(), chat.body());
+            assertFalse(chat.headers().containsKey("connection"), chat.headers().toString());
+            Answer models = RawCaller.readAnswer(caller.getInputStream());
+            assertEquals(200, models.status(), models.body());
+            assertFalse(models.headers().containsKey("connection"), models.headers().toString());
         }
     }
 
