@@ -1,5 +1,8 @@
 package io.aigw.runtime.metering;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,6 +18,11 @@ public final class TextEstimate {
     static final int BYTES_PER_TOKEN = 4;
     private static final byte[][] TEXT_MEMBERS = members("content", "text", "reasoning_content", "reasoning",
             "refusal", "arguments");
+    /** Eight bytes of a byte array as one long, the first in the lowest bits. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long QUOTES = 0x2222222222222222L;
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+    private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
 
     private TextEstimate() {
     }
@@ -27,51 +35,109 @@ public final class TextEstimate {
     /**
      * The bytes of text in {@code json[from, to)}: the lengths, as written, of the string values of
      * the text members, at any depth. JSON that is cut short counts up to where it ends. A scan of
-     * its own, not a {@link Tally}: reading string by string is the faster on a stream's whole
-     * events, for each of which the relay calls it (SseRelayBenchmark).
+     * its own, not a {@link Tally}: the relay calls it on each of a stream's whole events, so it goes
+     * from quote to quote eight bytes at a time, where a byte at a time took four fifths as long as
+     * the rest of the relay ({@code SseRelayBenchmark}).
      */
     public static long textBytes(byte[] json, int from, int to) {
         long text = 0;
         int i = from;
-        boolean valueCounts = false;
-        while (i < to) {
-            if (json[i] != '"') {
-                if (json[i] != ':' && json[i] != ' ' && json[i] != '\t' && json[i] != '\n' && json[i] != '\r') {
-                    valueCounts = false;
-                }
-                i++;
-                continue;
+        while (true) {
+            int open = nextQuote(json, i, to);
+            if (open >= to) {
+                return text;
             }
-            int end = stringEnd(json, i + 1, to);
-            if (valueCounts) {
-                text += end - i - 1;
-                valueCounts = false;
-            } else {
-                valueCounts = isTextMember(json, i + 1, end) && followedByColon(json, end + 1, to);
-            }
+            int end = stringEnd(json, open + 1, to);
             i = end + 1;
+            if (end < to && isTextMember(json, open + 1, end)) {
+                int colon = skipWhitespace(json, i, to);
+                if (colon < to && json[colon] == ':') {
+                    int value = colon + 1;
+                    while (value < to && (json[value] == ':' || isWhitespace(json[value]))) {
+                        value++;
+                    }
+                    if (value < to && json[value] == '"') {
+                        int valueEnd = stringEnd(json, value + 1, to);
+                        text += valueEnd - value - 1;
+                        i = valueEnd + 1;
+                    } else {
+                        i = value;
+                    }
+                }
+            }
         }
-        return text;
+    }
+
+    /** The index of the first quote in {@code json[from, to)}, or {@code to} (or more) when there is none. */
+    private static int nextQuote(byte[] json, int from, int to) {
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long quotes = equalBytes((long) LONGS.get(json, i), QUOTES);
+            if (quotes != 0) {
+                return i + (Long.numberOfTrailingZeros(quotes) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (json[i] == '"') {
+                return i;
+            }
+        }
+        return i;
     }
 
     /** The index of the quote that ends the string starting at {@code from}, or {@code to}. */
     private static int stringEnd(byte[] json, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (json[i] == '\\') {
-                i++;
-            } else if (json[i] == '"') {
-                return i;
+        int i = from;
+        while (i < to) {
+            int special = nextQuoteOrEscape(json, i, to);
+            if (special >= to) {
+                return to;
             }
+            if (json[special] == '"') {
+                return special;
+            }
+            // An escape: the byte after it is never the string's end.
+            i = special + 2;
         }
         return to;
     }
 
-    private static boolean followedByColon(byte[] json, int from, int to) {
+    private static int nextQuoteOrEscape(byte[] json, int from, int to) {
         int i = from;
-        while (i < to && (json[i] == ' ' || json[i] == '\t' || json[i] == '\n' || json[i] == '\r')) {
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long word = (long) LONGS.get(json, i);
+            long found = equalBytes(word, QUOTES) | equalBytes(word, BACKSLASHES);
+            if (found != 0) {
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
+            if (json[i] == '"' || json[i] == '\\') {
+                return i;
+            }
+        }
+        return i;
+    }
+
+    /**
+     * The high bit of each byte of {@code word} that equals the byte repeated in {@code pattern}, and
+     * no other bit: exact, where the shorter subtract-and-mask test also marks bytes above a match.
+     */
+    private static long equalBytes(long word, long pattern) {
+        long x = word ^ pattern;
+        return ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
+    }
+
+    private static int skipWhitespace(byte[] json, int from, int to) {
+        int i = from;
+        while (i < to && isWhitespace(json[i])) {
             i++;
         }
-        return i < to && json[i] == ':';
+        return i;
+    }
+
+    private static boolean isWhitespace(byte b) {
+        return b == ' ' || b == '\t' || b == '\n' || b == '\r';
     }
 
     private static boolean isTextMember(byte[] json, int from, int end) {
