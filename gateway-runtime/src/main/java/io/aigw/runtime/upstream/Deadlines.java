@@ -140,7 +140,8 @@ final class Deadlines implements AutoCloseable {
         private final long started;
         private final long endsAt;
         private volatile long limitNanos;
-        private volatile long lastProgress;
+        /** When the current wait on the upstream began: meaningful while {@link #waiting}. */
+        private volatile long waitStarted;
         /** Whether the call waits on the upstream (its headers, a read of its body); from the start. */
         private volatile boolean waiting = true;
         private volatile Runnable whenSlow;
@@ -154,7 +155,7 @@ final class Deadlines implements AutoCloseable {
             this.limitNanos = limitNanos;
             this.endsAt = endsAt;
             this.started = System.nanoTime();
-            this.lastProgress = started;
+            this.waitStarted = started;
         }
 
         /**
@@ -171,13 +172,14 @@ final class Deadlines implements AutoCloseable {
          */
         void progress(long nextLimitNanos) {
             limitNanos = nextLimitNanos;
-            lastProgress = System.nanoTime();
             waiting = false;
         }
 
-        /** Records progress under the current limit; the call waits on the upstream no longer. */
+        /**
+         * Records progress under the current limit; the call waits on the upstream no longer. No
+         * time is taken: silence is timed only while the call waits, from the start of each wait.
+         */
         void progress() {
-            lastProgress = System.nanoTime();
             waiting = false;
         }
 
@@ -190,7 +192,7 @@ final class Deadlines implements AutoCloseable {
             if (reason != null) {
                 throw new InterruptedIOException("The upstream call's deadline passed: " + reason);
             }
-            lastProgress = System.nanoTime();
+            waitStarted = System.nanoTime();
             waiting = true;
         }
 
@@ -211,7 +213,7 @@ final class Deadlines implements AutoCloseable {
         private void expireIfPassed(long now) {
             if (now - endsAt >= 0) {
                 expire(Reason.OUT_OF_TIME);
-            } else if (waiting && now - lastProgress >= limitNanos) {
+            } else if (waiting && now - waitStarted >= limitNanos) {
                 expireIfSilent(now);
             } else if (!slowTold && now - started >= tickNanos && whenSlow != null) {
                 slowTold = true;
@@ -221,7 +223,7 @@ final class Deadlines implements AutoCloseable {
 
         /** Looked at again under the lock: the wait seen as silent may have ended and another begun. */
         private synchronized void expireIfSilent(long now) {
-            if (waiting && now - lastProgress >= limitNanos) {
+            if (waiting && now - waitStarted >= limitNanos) {
                 expire(Reason.SILENT);
             }
         }
