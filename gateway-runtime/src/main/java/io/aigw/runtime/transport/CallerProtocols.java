@@ -40,6 +40,8 @@ public final class CallerProtocols {
                 // Connection: keep-alive says nothing, and Helidon 4.5 tokenizes that header once
                 // more after every answer. HTTP/1.0 callers who ask for it get it (CallerEvents).
                 .sendKeepAliveHeader(false)
+                // Made by CallerEvents, for the paths that need it.
+                .validatePath(false)
                 .config(protocols.get("http_1_1"))
                 .addReceiveListener(CallerEvents.received(http2))
                 .addSendListener(CallerEvents.sent())

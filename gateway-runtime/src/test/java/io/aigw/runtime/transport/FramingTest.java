@@ -23,6 +23,8 @@ import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * HTTP/1.1 framing as RFC 9112 has it, on raw sockets: what ends a request, when a connection must
@@ -158,6 +160,26 @@ final class FramingTest {
                 + "Content-Type: application/json\r\nContent-Length: " + VALID.length() + "\r\n\r\n") + VALID + MODELS);
         assertRefusedAndClosed(MODELS.replaceFirst("GET", "Get") + MODELS);
         assertEquals(0, upstream.getRequestCount() - requestsBefore, "a refused request reached the upstream");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/%zz", "/api/v1/chat/completions%", "/api/v1/<chat>", "/api/v1/chat|completions",
+            "/api/v1/{x}/completions", "/api/v1/chat/completions^"})
+    void aPathThatIsNoUriPathIsRefused(String path) throws Exception {
+        assertRefusedAndClosed("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH + "\r\n" + MODELS);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/api/v1/models", "/api/v1//models", "/api/v1/./models", "/api/v1/x/../models",
+            "/api/v1/%6dodels", "/api/v1/models;v=1"})
+    void aPathIsReadAsHelidonDecodesIt(String path) throws Exception {
+        try (Socket caller = connect()) {
+            RawCaller.write(caller, bytes("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTH + "\r\n"));
+
+            Answer answer = RawCaller.readAnswer(caller.getInputStream());
+            assertEquals(200, answer.status(), answer.body());
+            assertTrue(answer.body().startsWith("{\"object\":\"list\""), answer.body());
+        }
     }
 
     @Test
