@@ -1,10 +1,10 @@
 package io.aigw.runtime.transport;
 
+import io.helidon.common.uri.UriPath;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Headers;
-import io.helidon.common.uri.UriPath;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerResponseHeaders;
 import io.helidon.http.WritableHeaders;
