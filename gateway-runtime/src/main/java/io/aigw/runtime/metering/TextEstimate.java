@@ -209,7 +209,7 @@ public final class TextEstimate {
                 } else if (b == ':') {
                     valueCounts = memberRead;
                     memberRead = false;
-                } else if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                } else if (!isWhitespace(b)) {
                     valueCounts = false;
                     memberRead = false;
                 }
