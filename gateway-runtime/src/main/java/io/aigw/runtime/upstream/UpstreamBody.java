@@ -10,25 +10,28 @@ import java.util.OptionalLong;
  * The start of an upstream's body, read up to a limit: all of it when it fits, so that the heap
  * holds at most the limit per answer however large the upstream's answer is.
  *
- * @param bytes the bytes read
- * @param whole whether they are the whole body
+ * @param bytes      the bytes read
+ * @param whole      whether they are the whole body
+ * @param endPending whether the body was read to its stated length and no further: the client
+ *                   takes it as done only at the read past its end ({@link #finish})
  */
-record UpstreamBody(byte[] bytes, boolean whole) {
+record UpstreamBody(byte[] bytes, boolean whole, boolean endPending) {
 
     /**
-     * Reads the body of {@code upstream} from {@code in}, up to {@code limit} bytes.
+     * Reads the body of {@code upstream} from {@code in}, up to {@code limit} bytes. A body whose
+     * Content-Length fits is read to that length, and {@link #finish} reads past its end.
      *
-     * @throws IOException when the body breaks off or does not match its Content-Length; the client
-     *                     reports a broken connection unchecked, as an {@link java.io.UncheckedIOException}
+     * @throws IOException when the body breaks off before its Content-Length; the client reports a
+     *                     broken connection unchecked, as an {@link java.io.UncheckedIOException}
      */
     static UpstreamBody read(HttpClientResponse upstream, InputStream in, int limit) throws IOException {
         OptionalLong declared = upstream.headers().contentLength();
         if (declared.isPresent() && declared.getAsLong() <= limit) {
-            return new UpstreamBody(readDeclared(in, (int) declared.getAsLong()), true);
+            return new UpstreamBody(readDeclared(in, (int) declared.getAsLong()), true, true);
         }
         // One byte past the limit tells a body of exactly the limit from a longer one.
         byte[] start = readAtMost(in, limit + 1);
-        return new UpstreamBody(start, start.length <= limit);
+        return new UpstreamBody(start, start.length <= limit, false);
     }
 
     /**
@@ -37,11 +40,29 @@ record UpstreamBody(byte[] bytes, boolean whole) {
      */
     private static byte[] readDeclared(InputStream in, int length) throws IOException {
         byte[] body = new byte[length];
-        // The read past the end is what tells the client the body is done, so the connection is reused.
-        if (in.readNBytes(body, 0, length) < length || in.read() != -1) {
-            throw new IOException("The upstream body did not match its Content-Length");
+        if (in.readNBytes(body, 0, length) < length) {
+            throw new IOException("The upstream body ended short of its Content-Length");
         }
         return body;
+    }
+
+    /**
+     * Reads past the end of a body read to its length: the client then closes its response and
+     * keeps the connection for another request, where a response closed short of that read drops
+     * the connection. Called once the caller has the answer, it leaves that bookkeeping (the
+     * client's check of the answer's Connection header, the connection's return to its pool: 1 us
+     * a request, issue 50) off the caller's wait. A read that fails leaves the connection to be
+     * dropped.
+     */
+    void finish(InputStream in) {
+        if (!endPending) {
+            return;
+        }
+        try {
+            in.read();
+        } catch (IOException | RuntimeException e) {
+            // The response's close then drops the connection, as for any body not read to its end.
+        }
     }
 
     /**

@@ -168,13 +168,16 @@ final class UpstreamCall {
         // For a larger answer, only the wait for its first part: the rest arrives as the caller receives it.
         long waited = System.nanoTime() - started;
         if (!start.canBeJsonObject()) {
+            start.finish(in);
             return failed(route, Failure.notJson(route.provider(), code), waited);
         }
         // Remembered before the caller has the answer, which may ask after it at once.
         format.createdIn(start.bytes(), 0, start.bytes().length).ifPresent(created);
         if (start.whole()) {
-            return JsonRelay.send(caller, upstream, code, start.bytes(), route, format.usage(), factsWanted, waited,
-                    waitedBefore);
+            CallOutcome sent = JsonRelay.send(caller, upstream, code, start.bytes(), route, format.usage(),
+                    factsWanted, waited, waitedBefore);
+            start.finish(in);
+            return sent;
         }
         return answers.relay(caller, upstream, code, start, in, route, format.usage(), factsWanted, deadline, waited,
                 waitedBefore);
@@ -187,7 +190,9 @@ final class UpstreamCall {
         int code = upstream.status().code();
         byte[] answer;
         try {
-            answer = UpstreamBody.read(upstream, in, MAX_ERROR_BODY).bytes();
+            UpstreamBody body = UpstreamBody.read(upstream, in, MAX_ERROR_BODY);
+            body.finish(in);
+            answer = body.bytes();
         } catch (IOException | RuntimeException e) {
             return ended(route, deadline, e, false, System.nanoTime() - started);
         }

@@ -53,6 +53,32 @@ public final class ConnectionReuseTest {
         }
     }
 
+    /**
+     * An answer the gateway does not relay as it came (an error it passes on in its own words, a
+     * 200 that is no JSON) still ends its body: the connection serves the next request.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "helidon"})
+    void answersNotRelayedAsTheyCameLeaveTheConnectionForTheNextRequest(String pool) throws Exception {
+        try (MockWebServer upstream = startMockUpstream(); TestGateway gateway = startGateway(upstream.url("/v1")
+                .toString(), Map.of(POOL, pool))) {
+            upstream.enqueue(new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+                    .body("{\"error\":{\"message\":\"bad\",\"type\":\"invalid_request_error\"}}").build());
+            upstream.enqueue(new MockResponse.Builder().body("<html>maintenance</html>").build());
+            upstream.enqueue(new MockResponse.Builder().body(ANSWER).build());
+
+            assertEquals(400, gateway.chat(chat("refused", false)).statusCode());
+            assertEquals(502, gateway.chat(chat("not json", false)).statusCode());
+            assertEquals(200, gateway.chat(chat("answered", false)).statusCode());
+
+            for (int i = 0; i < 3; i++) {
+                RecordedRequest received = upstream.takeRequest(5, TimeUnit.SECONDS);
+                assertEquals(0, received.getConnectionIndex(), "request " + i + " opened another connection");
+                assertEquals(i, received.getExchangeIndex());
+            }
+        }
+    }
+
     @Test
     void anIdleConnectionTheUpstreamClosedIsReplacedAndTheRequestSentOnce() throws Exception {
         try (MockWebServer upstream = startMockUpstream(); TestGateway gateway = startGateway(upstream.url("/v1")
