@@ -118,17 +118,18 @@
  * for keep-alive, and an answer of unknown length goes out without chunks, ended by the close
  * ({@link io.aigw.runtime.transport.Http10Writer}). And the listener takes a few connections beyond
  * the callers' share ({@link io.aigw.runtime.transport.CallerReserve}) for {@code /observe/*} alone,
- * so that health is answered while idle callers hold every caller's connection. Two costs of Helidon
- * 4.5 on every request are left out, their effect kept: its check of the request's path, which
- * parses each path as a URI, is made by the prologue listener only for a path that is not plain
- * letters, digits and {@code / - _ ~} ({@code FramingTest#aPathThatIsNoUriPathIsRefused}); and
- * answers to HTTP/1.1 no longer say {@code Connection: keep-alive}, which HTTP/1.1 implies and
- * which Helidon tokenizes again after every answer (HTTP/1.0 callers that ask still get it). Not
- * switchable: Helidon's path has neither timeouts nor a connection that ends when its answer says so. Shown by
+ * so that health is answered while idle callers hold every caller's connection. Not switchable:
+ * Helidon's path has neither timeouts nor a connection that ends when its answer says so. Shown by
  * {@code FramingTest#helidonAloneReadsOnAfterAnsweringConnectionClose}; the reproduction on
  * Helidon alone: {@code printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /
  * HTTP/1.1\r\nHost: x\r\n\r\n' | nc 127.0.0.1 8080} prints two answers. Retired, in part, when
  * Helidon ends a connection after {@code Connection: close} and times a request's headers and body.
+ * Two costs of Helidon 4.5 on every request are left out, their effect kept: its check of the
+ * request's path, which parses each path as a URI, is made by the prologue listener only for a path
+ * that is not plain letters, digits and {@code / - _ ~}
+ * ({@code FramingTest#aPathThatIsNoUriPathIsRefused}); and answers to HTTP/1.1 no longer say
+ * {@code Connection: keep-alive}, which HTTP/1.1 implies and which Helidon tokenizes again after
+ * every answer (HTTP/1.0 callers that ask still get it).
  *
  * <h2>7. The end of an upstream's connection read as the end of a body, or as a cut (not switchable)</h2>
  * HTTP/1.1 lets a server end a body by closing its connection (neither a length nor chunks; RFC
