@@ -12,7 +12,6 @@ import io.aigw.runtime.api.MessagesService;
 import io.aigw.runtime.api.ModelsService;
 import io.aigw.runtime.api.RequestAdmission;
 import io.aigw.runtime.api.ResponsesService;
-import io.aigw.runtime.api.SessionHeaders;
 import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.auth.StoredKeys;
 import io.aigw.runtime.auth.WorkspaceKeyFilter;
@@ -208,7 +207,6 @@ public final class Gateway implements AutoCloseable {
         recent.ifPresent(ring -> new Console(keys, store, ring).register(httpRouting));
         httpRouting
                 .addFilter(new WorkspaceKeyFilter(keys))
-                .addFilter(new SessionHeaders())
                 .register("/api/v1/chat/completions", new ChatCompletionsService(dispatcher, admission))
                 .register("/api/v1/responses", new ResponsesService(dispatcher, new StoredCalls(routes,
                         upstreams.forwarder(), rateLimiter, upstream.timeouts().total()), responses, admission))

@@ -1,12 +1,8 @@
 package io.aigw.runtime.api;
 
-import io.aigw.runtime.pool.Session;
-import io.helidon.webserver.http.ServerRequest;
-import java.util.Optional;
-
 /**
  * The session a request body names, for callers that send no session header
- * ({@link SessionHeaders}, which wins): OpenAI's {@code prompt_cache_key}, else its {@code user},
+ * ({@link RequestSession}, where a header wins): OpenAI's {@code prompt_cache_key}, else its {@code user},
  * and Anthropic's {@code metadata.user_id}. The endpoint's reader picks the field up in its one
  * walk of the body; a body that names none costs nothing more, and the body goes upstream as it came.
  */
@@ -50,12 +46,5 @@ final class BodySession {
         }
         json.advance();
         return userId;
-    }
-
-    /** Puts the session the body named in the request's context, unless a header named one. */
-    static void register(ServerRequest request, Optional<String> named) {
-        if (named.isPresent() && request.context().get(Session.class).isEmpty()) {
-            request.context().register(new Session(named.get()));
-        }
     }
 }

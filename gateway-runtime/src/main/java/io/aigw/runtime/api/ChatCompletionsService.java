@@ -30,7 +30,7 @@ public final class ChatCompletionsService implements HttpService {
 
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {
         ChatRequest chat = ChatRequest.parse(body);
-        BodySession.register(request, chat.session());
+        RequestSession.register(request, chat.session());
         dispatcher.dispatch(RequestContext.exchange(Endpoint.CHAT_COMPLETIONS, request, RequestContext.caller(request),
                 chat.model(), chat.maxOutputTokens(), body, chat, started), response);
     }

@@ -39,7 +39,7 @@ public final class EmbeddingsService implements HttpService {
                     + " cannot embed; name an embedding model, such as \"openai/text-embedding-3-small\""
                     + " (GET /api/v1/models lists each model's kind).");
         }
-        BodySession.register(request, embeddings.session());
+        RequestSession.register(request, embeddings.session());
         dispatcher.dispatch(RequestContext.exchange(Endpoint.EMBEDDINGS, request, RequestContext.caller(request),
                 embeddings.model(), 0, body, embeddings, started), response);
     }

@@ -45,14 +45,14 @@ public final class MessagesService implements HttpService {
 
     private void create(ServerRequest request, ServerResponse response, byte[] body, long started) {
         MessagesRequest messages = MessagesRequest.parse(body).withHeaders(anthropicHeaders(request));
-        BodySession.register(request, messages.session());
+        RequestSession.register(request, messages.session());
         dispatcher.dispatch(RequestContext.exchange(Endpoint.MESSAGES, request, RequestContext.caller(request),
                 messages.model(), messages.maxTokens(), body, messages, started), response);
     }
 
     private void count(ServerRequest request, ServerResponse response, byte[] body, long started) {
         MessagesRequest count = MessagesRequest.parseCount(body).withHeaders(anthropicHeaders(request));
-        BodySession.register(request, count.session());
+        RequestSession.register(request, count.session());
         dispatcher.dispatch(RequestContext.exchange(Endpoint.COUNT_TOKENS, request, RequestContext.caller(request),
                 count.model(), 0, body, count, started), response);
     }

@@ -60,7 +60,7 @@ public final class ResponsesService implements HttpService {
         ResponsesRequest responses = ResponsesRequestReader.read(body, (route, upstreamKey, id) -> owners.remember(
                 new ResponseOwner(id, caller.keyId(), route.provider().name(), upstreamKey, Instant.now())));
         responses.previousResponseId().ifPresent(previous -> refuseIfAnotherKeys(previous, caller));
-        BodySession.register(request, responses.session());
+        RequestSession.register(request, responses.session());
         dispatcher.dispatch(RequestContext.exchange(Endpoint.RESPONSES, request, caller, responses.model(),
                 responses.maxOutputTokens(), body, responses, started), response);
     }
