@@ -12,9 +12,11 @@ import io.aigw.runtime.api.MessagesService;
 import io.aigw.runtime.api.ModelsService;
 import io.aigw.runtime.api.RequestAdmission;
 import io.aigw.runtime.api.ResponsesService;
+import io.aigw.runtime.auth.FrontDoor;
+import io.aigw.runtime.auth.Gate;
 import io.aigw.runtime.auth.MasterKey;
 import io.aigw.runtime.auth.StoredKeys;
-import io.aigw.runtime.auth.WorkspaceKeyFilter;
+import io.aigw.runtime.auth.WorkspaceKeyGate;
 import io.aigw.runtime.batch.BatchWriter;
 import io.aigw.runtime.config.ConfigurationException;
 import io.aigw.runtime.config.GatewayConfig;
@@ -204,9 +206,13 @@ public final class Gateway implements AutoCloseable {
         HttpRouting.Builder httpRouting = ErrorAnswers.register(HttpRouting.builder())
                 .addFilter(requests);
         tracing.ifPresent(on -> httpRouting.addFilter(on.filter()));
-        recent.ifPresent(ring -> new Console(keys, store, ring).register(httpRouting));
+        Optional<Console> console = recent.map(ring -> new Console(keys, store, ring));
+        List<Gate> gates = new ArrayList<>();
+        console.ifPresent(on -> gates.add(on.sessionGate()));
+        gates.add(new WorkspaceKeyGate(keys));
+        httpRouting.addFilter(new FrontDoor(gates));
+        console.ifPresent(on -> on.register(httpRouting));
         httpRouting
-                .addFilter(new WorkspaceKeyFilter(keys))
                 .register("/api/v1/chat/completions", new ChatCompletionsService(dispatcher, admission))
                 .register("/api/v1/responses", new ResponsesService(dispatcher, new StoredCalls(routes,
                         upstreams.forwarder(), rateLimiter, upstream.timeouts().total()), responses, admission))

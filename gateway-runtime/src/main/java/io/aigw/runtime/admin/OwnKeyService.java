@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * {@code GET /console/api/self}: what the signed-in key may read of itself, any key, admin or not: its policies and
  * spend against its budget as {@code GET /admin/v1/keys/{id}} shows them, and its usage per day over
- * the last 30 days. The caller is the one the console's session filter registered.
+ * the last 30 days. The caller is the one the console's session gate registered.
  */
 public final class OwnKeyService implements HttpService {
     static final int DAYS = 30;

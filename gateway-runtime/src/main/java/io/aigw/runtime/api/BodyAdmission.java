@@ -30,7 +30,7 @@ final class BodyAdmission {
 
     /** Reads the body of {@code request}, whose room is held until the {@link Body} is closed. */
     Body read(ServerRequest request, ServerResponse response) {
-        // The key filter registers the caller of every /api/ request.
+        // The key gate registers the caller of every /api/ request.
         String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse("unknown");
         BodyBudget.Reservation reservation = budget.open(keyId);
         try {

@@ -9,7 +9,7 @@ import io.helidon.webserver.http.ServerResponse;
 
 /**
  * Admits a request into one of the gateway's {@link RequestSlots} as soon as its key is known (the
- * key filter has run), before its body is read; the slot is held until the request's handling
+ * key gate has run), before its body is read; the slot is held until the request's handling
  * ends, a stream's included. Refused: 503 when every slot is taken, 429 when the free ones are the
  * reserve and its key holds too many; both with {@code Retry-After: 1}, as either clears when some
  * request ends.
@@ -33,7 +33,7 @@ final class InFlightAdmission {
      * @throws ApiException 503 or 429, with {@code Retry-After}, when no slot is free to its key
      */
     RequestSlots.Admission.Taken admit(ServerRequest request, ServerResponse response) {
-        // The key filter registers the caller of every /api/ request.
+        // The key gate registers the caller of every /api/ request.
         String keyId = request.context().get(Caller.class).map(Caller::keyId).orElse("unknown");
         ApiError refusal;
         switch (slots.take(keyId)) {

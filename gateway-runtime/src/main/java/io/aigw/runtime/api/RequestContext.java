@@ -13,7 +13,7 @@ final class RequestContext {
     private RequestContext() {
     }
 
-    /** The key that sent the request; the key filter registers the caller of every /api/ request. */
+    /** The key that sent the request; the key gate registers the caller of every /api/ request. */
     static Caller caller(ServerRequest request) {
         // Usage records say "unknown" without one.
         return request.context().get(Caller.class).orElseGet(() -> new Caller("unknown", false, KeyPolicy.NONE));

@@ -1,6 +1,7 @@
 package io.aigw.runtime.console;
 
 import io.aigw.runtime.admin.OwnKeyService;
+import io.aigw.runtime.auth.Gate;
 import io.aigw.runtime.auth.WorkspaceKeys;
 import io.aigw.runtime.observe.RecentExchanges;
 import io.aigw.runtime.store.GatewayStore;
@@ -8,8 +9,8 @@ import io.helidon.webserver.http.HttpRouting;
 import java.time.Clock;
 
 /**
- * The console ({@code gateway.console.enabled}): its session filter, which must come before the
- * workspace key filter, and its routes. Its pages read and change through the admin API. Off, the
+ * The console ({@code gateway.console.enabled}): its session gate, which must come before the
+ * workspace key gate, and its routes. Its pages read and change through the admin API. Off, the
  * gateway builds none of it: no ring on the request path, no routes.
  */
 public final class Console {
@@ -26,13 +27,16 @@ public final class Console {
     }
 
     /**
-     * Adds the session filter and the console's routes: its pages, its session, its live stream
-     * and a key's view of itself. Call it before the workspace key filter is added, which must
-     * come after the session filter.
+     * The console's gate at the front door: it must come before the workspace key gate, which
+     * takes the caller of a signed-in session it registered.
      */
+    public Gate sessionGate() {
+        return new SessionGate(sessions);
+    }
+
+    /** Adds the console's routes: its pages, its session, its live stream and a key's view of itself. */
     public void register(HttpRouting.Builder routing) {
-        routing.addFilter(new SessionFilter(sessions))
-                .register("/console", new ConsoleService(keys, sessions))
+        routing.register("/console", new ConsoleService(keys, sessions))
                 .get("/console/api/live", new LiveStream(ring, sessions))
                 .register("/console/api/self", new OwnKeyService(store));
     }

@@ -94,7 +94,7 @@ final class ConsoleService implements HttpService {
         ConsoleSessions.Started started = sessions.begin(caller.get()).orElseThrow(() -> new ApiException(
                 new ApiError(Status.SERVICE_UNAVAILABLE_503, "Too many console sessions are open; try again later.",
                         "server_error", null, "too_many_sessions")));
-        response.header(HeaderNames.SET_COOKIE, SessionFilter.COOKIE + "=" + started.id() + "; Path=/; HttpOnly;"
+        response.header(HeaderNames.SET_COOKIE, SessionGate.COOKIE + "=" + started.id() + "; Path=/; HttpOnly;"
                 + " SameSite=Strict; Max-Age=" + ConsoleSessions.LIFETIME.toSeconds()
                 + (request.isSecure() ? "; Secure" : ""));
         sendJson(response, Status.OK_200, SessionView.of(started.session(), caller.get()));
@@ -106,7 +106,7 @@ final class ConsoleService implements HttpService {
     }
 
     private void signOut(ServerRequest request, ServerResponse response) {
-        request.headers().cookies().first(SessionFilter.COOKIE).ifPresent(sessions::end);
+        request.headers().cookies().first(SessionGate.COOKIE).ifPresent(sessions::end);
         response.header(HeaderNames.SET_COOKIE, clearedCookie());
         response.status(Status.NO_CONTENT_204);
         response.send();
@@ -114,7 +114,7 @@ final class ConsoleService implements HttpService {
 
     /** A {@code Set-Cookie} value that makes the browser forget the session cookie. */
     static String clearedCookie() {
-        return SessionFilter.COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0";
+        return SessionGate.COOKIE + "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0";
     }
 
     private static String presentedKey(ServerRequest request) {

@@ -35,7 +35,7 @@ final class ConsoleSessions {
      * One sign-in.
      *
      * @param keyId the key that signed in ({@link MasterKey#ID} for the master key)
-     * @param csrf  what state-changing requests must carry in {@link SessionFilter#CSRF_HEADER}
+     * @param csrf  what state-changing requests must carry in {@link SessionGate#CSRF_HEADER}
      */
     record Session(String keyId, boolean admin, String csrf, Instant expiresAt) {
     }

@@ -55,7 +55,7 @@ final class LiveStream implements Handler {
         }
         long from = request.headers().first(LAST_EVENT_ID).map(LiveStream::after)
                 .orElse(Math.max(0, ring.next() - BACKLOG));
-        String cookie = request.headers().cookies().get(SessionFilter.COOKIE);
+        String cookie = request.headers().cookies().get(SessionGate.COOKIE);
         response.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         response.header(HeaderNames.CACHE_CONTROL, "no-store");
         long started = System.currentTimeMillis();

@@ -5,8 +5,6 @@ import io.aigw.runtime.error.ErrorShape;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.Filter;
-import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import java.time.Instant;
@@ -22,30 +20,29 @@ import java.util.Optional;
  * scheme, a wrong prefix, an unknown or revoked key) takes the same path and gets the same 401, so
  * neither the answer nor its timing tells a caller which it was. A key past its {@code expires_at}
  * gets a 401 too, whose message says it expired: its holder may know that much. A request of a
- * console session comes with its caller already known (see the console's session filter) and goes
+ * console session comes with its caller already known (see the console's session gate) and goes
  * through the same checks of expiry and rights.
  */
-public final class WorkspaceKeyFilter implements Filter {
+public final class WorkspaceKeyGate implements Gate {
     private static final String BEARER = "Bearer ";
     private static final HeaderName X_API_KEY = HeaderNames.create("x-api-key");
     private static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
 
     private final WorkspaceKeys keys;
 
-    public WorkspaceKeyFilter(WorkspaceKeys keys) {
+    public WorkspaceKeyGate(WorkspaceKeys keys) {
         this.keys = keys;
     }
 
     @Override
-    public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
+    public boolean admits(RoutingRequest request, RoutingResponse response) {
         String path = request.path().path();
         boolean admin = path.startsWith("/admin/");
         ErrorShape shape = ErrorShape.forPath(path);
         if (!admin && shape != ErrorShape.ANTHROPIC && !path.startsWith("/api/")) {
-            chain.proceed();
-            return;
+            return true;
         }
-        // The console's session filter, before this one, registered the caller of a signed-in session:
+        // The console's session gate, before this one, registered the caller of a signed-in session:
         // on /admin/ only. Not looked for elsewhere, since a lookup that misses walks every parent
         // context, each under its lock (0.3 us a request).
         Optional<Caller> signedIn = admin ? request.context().get(Caller.class) : Optional.empty();
@@ -59,19 +56,19 @@ public final class WorkspaceKeyFilter implements Filter {
         if (caller.isEmpty()) {
             (shape == ErrorShape.ANTHROPIC ? ApiError.invalidAnthropicKey() : ApiError.invalidApiKey())
                     .send(response, shape, requestId);
-            return;
+            return false;
         }
         if (caller.get().policy().expiredAt(Instant.now())) {
             ApiError.expiredApiKey().send(response, shape, requestId);
-            return;
+            return false;
         }
         if (admin && !caller.get().admin()) {
             new ApiError(Status.FORBIDDEN_403, "This workspace key may not use the admin API; use the master key.",
                     "permission_error", null, "insufficient_permissions").send(response);
-            return;
+            return false;
         }
         request.context().register(caller.get());
-        chain.proceed();
+        return true;
     }
 
     /**

@@ -1,12 +1,11 @@
 package io.aigw.runtime.console;
 
+import io.aigw.runtime.auth.Gate;
 import io.aigw.runtime.error.ApiError;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.Filter;
-import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import java.net.URI;
@@ -14,15 +13,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The console's side of the front door, before the workspace key filter. Every {@code /console}
+ * The console's side of the front door, before the workspace key gate. Every {@code /console}
  * answer gets the console's security headers (a strict Content-Security-Policy: scripts and styles
  * from the gateway's own files alone). A request to {@code /console/api/} or {@code /admin/} that
  * carries a console session cookie and no {@code Authorization} acts for the session's key, whose
- * caller it registers for the key filter and the handlers; a state-changing one must also come
+ * caller it registers for the key gate and the handlers; a state-changing one must also come
  * from the gateway's own origin and carry the session's CSRF token in {@link #CSRF_HEADER}. A
  * session the store no longer backs gets a 401 and its cookie cleared.
  */
-final class SessionFilter implements Filter {
+final class SessionGate implements Gate {
     static final String COOKIE = "aigw_console";
     static final String CSRF_HEADER = "X-Console-Csrf";
     static final String SIGN_IN = "/console/api/session";
@@ -35,12 +34,12 @@ final class SessionFilter implements Filter {
 
     private final ConsoleSessions sessions;
 
-    SessionFilter(ConsoleSessions sessions) {
+    SessionGate(ConsoleSessions sessions) {
         this.sessions = sessions;
     }
 
     @Override
-    public void filter(FilterChain chain, RoutingRequest request, RoutingResponse response) {
+    public boolean admits(RoutingRequest request, RoutingResponse response) {
         String path = request.path().path();
         boolean console = path.equals("/console") || path.startsWith("/console/");
         if (console) {
@@ -52,40 +51,37 @@ final class SessionFilter implements Filter {
         boolean api = path.startsWith("/console/api/");
         boolean admin = path.startsWith("/admin/");
         if (!api && !admin || admin && request.headers().contains(HeaderNames.AUTHORIZATION)) {
-            chain.proceed();
-            return;
+            return true;
         }
         boolean changes = !SAFE.contains(request.prologue().method());
         if (changes && !sameOrigin(request)) {
             refuse(response, "This request comes from another site; the console answers its own pages only.");
-            return;
+            return false;
         }
         Optional<String> cookie = cookie(request);
         if (api && path.equals(SIGN_IN) && request.prologue().method() == Method.POST) {
-            chain.proceed();
-            return;
+            return true;
         }
         if (cookie.isEmpty()) {
             if (api) {
                 signedOut(response);
-            } else {
-                chain.proceed(); // the key filter answers: no key
+                return false;
             }
-            return;
+            return true; // the key gate answers: no key
         }
         Optional<ConsoleSessions.SignedIn> signedIn = sessions.find(cookie.get());
         if (signedIn.isEmpty()) {
             signedOut(response);
-            return;
+            return false;
         }
         if (changes && !ConsoleSessions.sameToken(signedIn.get().session().csrf(),
                 request.headers().first(CSRF).orElse(null))) {
             refuse(response, "This request lacks the console session's " + CSRF_HEADER + " token.");
-            return;
+            return false;
         }
         request.context().register(signedIn.get());
         request.context().register(signedIn.get().caller());
-        chain.proceed();
+        return true;
     }
 
     /** The session cookie's value, if the request carries one. */
