@@ -13,8 +13,8 @@ import java.util.Optional;
  * poller's wake-up, the carrier's, the sub-poller's turn on it (a poll and a registration with the
  * master) and then the request's thread: 11 futex and 5.6 epoll calls a request on one connection,
  * against 6 and 2 with poller threads. Measured with {@code benchmarks/load/paired.sh} on one CPU
- * (issue 50): +p50 at one connection 0.93 (0.90-0.97) of the default's, req/s at 32 connections
- * unchanged. On more processors the wake-ups run beside the requests, not in their place, and the
+ * (issue 50): +p50 at one connection 0.946 (0.900-0.986) of the default's, req/s at 32 connections
+ * 1.010 (0.999-1.039). On more processors the wake-ups run beside the requests, not in their place, and the
  * JDK's default stays. Only on the JDKs whose modes were measured: a later one may have other
  * modes, and a value it does not know fails every socket wait. {@code -Djdk.pollerMode} overrides
  * it.
