@@ -35,6 +35,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
@@ -487,23 +488,45 @@ public final class DistributionIT {
 
     /**
      * Where the JVM may use one processor, the gateway runs its virtual threads on two carriers (with
-     * one, a new connection could wait seconds behind busy ones); an operator's own setting stays.
+     * one, a new connection could wait seconds behind busy ones) and, on the JDKs whose poller modes
+     * were measured (21-25), has them wait for their sockets on the JDK's poller threads (waking an
+     * idle gateway through virtual-thread pollers took more wake-ups); an operator's own settings stay.
      */
     @Test
-    void onOneProcessorTheVirtualThreadsGetTwoCarriersUnlessTheOperatorSetsIt() throws Exception {
+    void onOneProcessorTheVirtualThreadsGetTwoCarriersAndPollerThreadsUnlessTheOperatorSetsThem() throws Exception {
         var oneProcessor = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS", "-XX:ActiveProcessorCount=1");
+        boolean measuredJdk;
         try (GatewayProcess gateway = GatewayProcess.start(home, oneProcessor)) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
             String properties = gateway.systemProperties();
             assertTrue(properties.contains("jdk.virtualThreadScheduler.parallelism=2"), properties);
+            measuredJdk = javaFeature(properties) <= 25;
+            if (measuredJdk) {
+                String threads = gateway.jdkTool("jcmd", "Thread.print");
+                assertTrue(threads.contains("\"Read-Poller\""), threads);
+                assertFalse(threads.contains("\"MasterPoller\""), threads);
+            }
         }
+        // The JDK's virtual-thread pollers, by their number in JDK 21-25.
         var operatorsChoice = env("GATEWAY_MASTER_KEY", MASTER, "GATEWAY_JAVA_OPTS",
-                "-XX:ActiveProcessorCount=1 -Djdk.virtualThreadScheduler.parallelism=1");
+                "-XX:ActiveProcessorCount=1 -Djdk.virtualThreadScheduler.parallelism=1"
+                        + (measuredJdk ? " -Djdk.pollerMode=2" : ""));
         try (GatewayProcess gateway = GatewayProcess.start(home, operatorsChoice)) {
             assertEquals(200, gateway.get("/api/v1/models", MASTER).statusCode(), gateway.output());
             String properties = gateway.systemProperties();
             assertTrue(properties.contains("jdk.virtualThreadScheduler.parallelism=1"), properties);
+            if (measuredJdk) {
+                String threads = gateway.jdkTool("jcmd", "Thread.print");
+                assertTrue(threads.contains("\"MasterPoller\""), threads);
+            }
         }
+    }
+
+    /** The feature version of the JVM whose {@code jcmd VM.system_properties} these are. */
+    private static int javaFeature(String properties) {
+        Matcher version = Pattern.compile("(?m)^java\\.specification\\.version=(\\d+)").matcher(properties);
+        assertTrue(version.find(), properties);
+        return Integer.parseInt(version.group(1));
     }
 
     /**
