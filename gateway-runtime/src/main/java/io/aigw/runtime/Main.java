@@ -56,9 +56,8 @@ public final class Main {
     }
 
     private static Settings runtimeSettings() {
-        // First: the JDK reads them when the first virtual thread is made and first waits for a socket.
+        // First: the JDK reads it when the first virtual thread is made.
         CarrierThreads.configure();
-        SocketPollers.configure();
         LogConfig.configureRuntime();
         return Settings.rereadable(Main::loadConfig, System.getenv());
     }
