@@ -165,13 +165,24 @@ migrate_database() {
 # itself for the one CPU it gets, with its shipped settings but for where the OpenAI provider
 # points; stdout (the access log) goes to $GATEWAY_LOG ($work/gateway.log unless set: gateways up
 # at once each need their own). Sets GATEWAY_PID; does not wait.
+# Each in a session of its own: where the kernel groups tasks by session (autogroup), two gateways
+# on one CPU then share it half and half, as two processes, not thread by thread, which gave the
+# build with more threads ready to run (a poller thread, a second carrier) the larger share
+# (issue 50). paired_share_note says whether this kernel does.
 launch_gateway() {
     need_port "$1" GATEWAY_PORT
     GATEWAY_PORT=$1 OPENAI_BASE_URL=http://127.0.0.1:$2/v1 OPENAI_API_KEY=sk-aigw-bench \
         GATEWAY_DATABASE_URL=$3 GATEWAY_MASTER_KEY=$4 \
-        taskset -c "$PROXY_CPU" "$GATEWAY_HOME/bin/gateway" > "${GATEWAY_LOG:-$work/gateway.log}" 2>&1 &
+        setsid taskset -c "$PROXY_CPU" "$GATEWAY_HOME/bin/gateway" > "${GATEWAY_LOG:-$work/gateway.log}" 2>&1 &
     GATEWAY_PID=$!
     started+=("$GATEWAY_PID")
+}
+
+# paired_share_note: a warning on stderr where the kernel does not group tasks by session, so that
+# gateways up at once on one CPU share it by thread.
+paired_share_note() {
+    [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2> /dev/null)" = 1 ] \
+        || log "this kernel shares a CPU by thread (no sched_autogroup): the build with more threads gets more of it"
 }
 
 # start_gateway PORT UPSTREAM_PORT DATABASE_URL KEY: launch_gateway, then up to 30 s until ready.

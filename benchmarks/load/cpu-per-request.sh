@@ -15,8 +15,8 @@
 # and measured over the same seconds. The machine's speed, which on a shared host moves by a fifth
 # from one minute to the next, then moves every build's figures alike, and each round's ratio to
 # the first build holds within a few percent where one build after the other spreads by a fifth
-# (issue 50). Each build gets about its share of the one CPU, so its compilers and warm-up run
-# slower than alone: give it a longer WARMUP_S. It measures cost, not latency: ab.sh stays the
+# (issue 50). Each build gets an equal share of the one CPU (each in a session of its own:
+# launch_gateway), so its compilers and warm-up run slower than alone: give it a longer WARMUP_S. It measures cost, not latency: ab.sh stays the
 # check of p50, p99 and a stream's first byte. Each build starts with its shipped options, its AOT
 # cache included: one without a cache (a copied folder has none: the cache's name holds the folder)
 # records it in its first round, under whatever load that round gives it, and a cache recorded
@@ -34,6 +34,7 @@ set -euo pipefail
 source "$(dirname "$0")/../harness/lib.sh"
 [ $# -ge 1 ] || die "usage: ${0##*/} HOME [HOME...] (unpacked distributions)"
 TOGETHER=${TOGETHER:-}
+[ -z "$TOGETHER" ] || paired_share_note
 ROUNDS=${ROUNDS:-3} CONNECTIONS=${CONNECTIONS:-32} DURATION_S=${DURATION_S:-20}
 default_warmup=15
 [ -z "$TOGETHER" ] || default_warmup=30

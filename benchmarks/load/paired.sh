@@ -14,9 +14,9 @@
 #            twice ab.sh's 10 s);
 #   +p50/+p99  one connection each and one to the fake upstream (direct), one request at a time in
 #            turn for DURATION_S (harness/one_connection.py): each build's percentile less direct's;
-#   req/s    wrk at 32 connections on each, at once, for DURATION_S: each build gets the share of
-#            the one CPU its cost per request earns it, so B's req/s over A's is A's CPU a request
-#            over B's, as on a CPU of its own; jit_ms_32 is what its JIT compiled meanwhile;
+#   req/s    wrk at 32 connections on each, at once, for DURATION_S: each build, in a session of
+#            its own (launch_gateway), gets half the one CPU, so B's req/s over A's is A's CPU a
+#            request over B's, as on a CPU of its own; jit_ms_32 is what its JIT compiled meanwhile;
 #   first byte  STREAMS streams a build, one at a time, A's and B's in turn, each on a new connection;
 #   peak RSS the JVM's peak resident memory at the end of the round (both loaded alike).
 # In each turn of one request or stream to each, the order of the two is reversed every other turn,
@@ -36,6 +36,7 @@ RESULT_FILE=${RESULT_FILE:-$repo/bench-results/paired-$(date -u +%Y%m%dT%H%M).js
 UPSTREAM_PORT=${UPSTREAM_PORT:-18080} GATEWAY_PORT=${GATEWAY_PORT:-18180}
 KEY=sk-gw-bench-0123456789abcdef MODEL=openai/gpt-4o-mini
 distributions "$@"
+paired_share_note
 names=(A B)
 urls=("http://127.0.0.1:$GATEWAY_PORT/api/v1/chat/completions"
     "http://127.0.0.1:$((GATEWAY_PORT + 1))/api/v1/chat/completions")
