@@ -29,6 +29,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 public final class AotCacheIT {
     private static final String MASTER = "sk-gw-aot-cache-test-0123456789";
     private static final String RAISED_THRESHOLDS = "-XX:CompileThresholdScaling=2";
+    /** Under the raised thresholds, the request path's code keeps the JDK's own. */
+    private static final List<String> REQUEST_PATH_THRESHOLDS = List.of(
+            "-XX:CompileCommand=CompileThresholdScaling,io.aigw.*::*,0.5",
+            "-XX:CompileCommand=CompileThresholdScaling,io.helidon.*::*,0.5");
     /** What the JVM says of itself: unified logging's levels, its AOT steps, the options it picked up. */
     private static final Pattern JVM_NOTE = Pattern.compile(
             "\\[(warning|error)\\]|\\[(aot|cds)\\b|AOTCache|AOTConfiguration|JAVA_TOOL_OPTIONS|Picked up");
@@ -101,6 +105,8 @@ public final class AotCacheIT {
         try (GatewayProcess fromTheCache = GatewayProcess.start(home, environment)) {
             assertEquals(200, fromTheCache.get("/api/v1/models", MASTER).statusCode());
             assertTrue(fromTheCache.arguments().contains(RAISED_THRESHOLDS), fromTheCache.arguments().toString());
+            assertTrue(fromTheCache.arguments().containsAll(REQUEST_PATH_THRESHOLDS),
+                    fromTheCache.arguments().toString());
             assertTrue(fromTheCache.arguments().contains("-XX:AOTCache=" + good), fromTheCache.arguments().toString());
             fromTheCache.terminate();
             assertEquals(0, fromTheCache.awaitExit(), fromTheCache.output());
@@ -202,6 +208,8 @@ public final class AotCacheIT {
     void aStartWithoutACacheKeepsTheDefaultCompileThresholds() throws Exception {
         try (GatewayProcess withoutCache = GatewayProcess.start(home, env("GATEWAY_MASTER_KEY", MASTER))) {
             assertFalse(withoutCache.arguments().contains(RAISED_THRESHOLDS), withoutCache.arguments().toString());
+            assertTrue(REQUEST_PATH_THRESHOLDS.stream().noneMatch(withoutCache.arguments()::contains),
+                    withoutCache.arguments().toString());
         }
     }
 

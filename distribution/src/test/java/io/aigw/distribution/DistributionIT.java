@@ -36,6 +36,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -520,15 +521,23 @@ public final class DistributionIT {
     @Test
     void theMethodsTheLauncherNamesToTheJitAreInTheRuntimeAndTheJvmDoesNotEchoThem() throws Exception {
         String launcher = Files.readString(home.resolve("bin/gateway"));
-        // A class name may end in *, for the classes nested in it too.
+        // A class name may end in *, for the classes nested in it too; a package's name in .*, for its classes.
         var named = Pattern.compile("(dontinline|MemLimit|MaxNodeLimit|CompileThresholdScaling),"
-                + "([\\w.$]+)\\*?::(\\w+|\\*)(,[\\d.]+)?").matcher(launcher);
+                + "([\\w.$]+?)(\\.\\*|\\*)?::(\\w+|\\*)(,[\\d.]+)?").matcher(launcher);
         Map<String, Integer> sinceJdk = new HashMap<>();
-        try (Stream<Path> jars = Files.list(home.resolve("lib"));
-             URLClassLoader runtime = new URLClassLoader(jars.filter(jar -> jar.toString().endsWith(".jar"))
-                     .map(DistributionIT::url).toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
+        List<Path> jarFiles;
+        try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
+            jarFiles = jars.filter(jar -> jar.toString().endsWith(".jar")).toList();
+        }
+        try (URLClassLoader runtime = new URLClassLoader(jarFiles.stream().map(DistributionIT::url).toArray(URL[]::new),
+                ClassLoader.getPlatformClassLoader())) {
             while (named.find()) {
-                String method = named.group(3);
+                if (".*".equals(named.group(3))) {
+                    // The request path's thresholds under the AOT cache (AotCacheIT): a package of the runtime.
+                    assertTrue(hasPackage(jarFiles, named.group(2)), named.group() + ": no such package");
+                    continue;
+                }
+                String method = named.group(4);
                 Class<?> type = Class.forName(named.group(2), false, runtime);
                 assertTrue(method.equals("*") || Stream.of(type.getDeclaredMethods())
                         .anyMatch(declared -> declared.getName().equals(method)), named.group() + ": no such method");
@@ -564,6 +573,20 @@ public final class DistributionIT {
     /** The connection loop's options and the thresholds of code run once a connection, not the heap's or inlining's. */
     private static boolean keptWithOperatorsOptions(String option) {
         return option.contains("Http1Connection") || option.contains("CompileThresholdScaling");
+    }
+
+    /** Whether a class of {@code name} or of a package below it is in one of {@code jars}. */
+    private static boolean hasPackage(List<Path> jars, String name) throws IOException {
+        String prefix = name.replace('.', '/') + "/";
+        for (Path jar : jars) {
+            try (JarFile file = new JarFile(jar.toFile())) {
+                if (file.stream().anyMatch(entry -> entry.getName().startsWith(prefix)
+                        && entry.getName().endsWith(".class"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static URL url(Path jar) {
