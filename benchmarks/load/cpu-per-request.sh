@@ -13,15 +13,15 @@
 # its CPU time (utime + stime of the process, /proc/PID/stat) read around DURATION_S of load.
 # TOGETHER=1 runs the builds at once instead: all on PROXY_CPU, each under its own wrk, warmed up
 # and measured over the same seconds. The machine's speed, which on a shared host moves by a fifth
-# from one minute to the next, then moves every build's figures alike, and each round's ratio to
-# the first build holds within a few percent where one build after the other spreads by a fifth
-# (issue 50). Each build gets an equal share of the one CPU (each in a session of its own:
-# launch_gateway), so its compilers and warm-up run slower than alone: give it a longer WARMUP_S.
-# It measures cost, not latency: ab.sh stays the check of p50, p99 and a stream's first byte. Each build starts with its shipped options, its AOT
-# cache included: one without a cache (a copied folder has none: the cache's name holds the folder)
-# records it in its first round, under whatever load that round gives it, and a cache recorded
-# while builds shared the CPU left its build a fifth slower in the rounds after (issue 50). To
-# compare the code alone, run with GATEWAY_AOT_CACHE=off.
+# from one minute to the next, then moves every build's figures alike, and each round's ratio to the
+# first build holds within a few percent where one build after the other spreads by a fifth (issue
+# 50). Each build gets an equal share of the one CPU (each in a session of its own: launch_gateway),
+# so its compilers and warm-up run slower than alone: give it a longer WARMUP_S. It measures cost,
+# not latency: ab.sh stays the check of p50, p99 and a stream's first byte. Each build starts with
+# its shipped options, its AOT cache included: one without a cache (a copied folder has none: the
+# cache's name holds the folder) records it in its first round, under whatever load that round gives
+# it, and a cache recorded while builds shared the CPU left its build a fifth slower in the rounds
+# after (issue 50). To compare the code alone, run with GATEWAY_AOT_CACHE=off.
 # PROFILE_DIR=DIR also profiles each build over its measured seconds with async-profiler (CPU
 # samples every millisecond, kernel and native frames included; setup.sh fetches it) and leaves
 # DIR/ROUND-N.collapsed, one a build and round, with DIR/requests.txt naming each one's build and
